@@ -1,0 +1,31 @@
+"""Diagnostics: errors and warnings that carry the source range they point at.
+
+Functions in the engine collect and return diagnostics; they raise only at the edges (the CLI
+and the Lambda handlers), where `Diagnostics.raise_if_errors()` or the renderer takes over.
+"""
+
+from __future__ import annotations
+
+from engine.diags.diagnostic import (
+    Diagnostic,
+    Diagnostics,
+    DiagnosticsError,
+    ExpressionValue,
+    Severity,
+    error,
+    warning,
+)
+from engine.diags.render import render_diagnostic, render_diagnostics, to_json
+
+__all__ = [
+    "Diagnostic",
+    "Diagnostics",
+    "DiagnosticsError",
+    "ExpressionValue",
+    "Severity",
+    "error",
+    "render_diagnostic",
+    "render_diagnostics",
+    "to_json",
+    "warning",
+]

@@ -1,0 +1,121 @@
+"""The function machinery, as cty's `function` package defines it.
+
+A `Function` declares its parameters and a variadic parameter, how its return type follows from
+its argument types, and its implementation. `call()` does the generic part for every function:
+argument count, conversion of each argument to its parameter type, unknown and null handling,
+and marks (sensitive values): unless a parameter allows them, marks are removed from the
+arguments before the implementation runs and their union is put on the result.
+
+Implementations raise `FunctionError` (pointing at an argument by index when it is that
+argument's fault); the evaluator turns it into Terraform's "Invalid function argument" or
+"Error in function call" diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.values import DYNAMIC, Type, Value, unknown
+
+
+class FunctionError(Exception):
+    """A function failed; `arg_index` names the argument at fault, when there is one."""
+
+    def __init__(self, message: str, arg_index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.arg_index = arg_index
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: Type = DYNAMIC
+    allow_null: bool = False
+    allow_unknown: bool = False
+    allow_dynamic: bool = False
+    allow_marked: bool = False
+
+
+ReturnTypeFn = Callable[[Sequence[Value]], Type]
+ImplFn = Callable[[Sequence[Value], Type], Value]
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A built-in function.
+
+    `return_type(args)` computes the result type from the (converted) arguments, whose values
+    may be unknown; `impl(args, ret_type)` computes the result from known (unless allowed)
+    arguments. `impure` functions (timestamp, uuid) return unknown during plan.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    impl: ImplFn
+    return_type: ReturnTypeFn
+    var_param: Param | None = None
+    impure: bool = False
+    description: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def static_return(t: Type) -> ReturnTypeFn:
+    """A return-type function for functions whose result type never varies."""
+
+    def _ret(args: Sequence[Value]) -> Type:
+        return t
+
+    return _ret
+
+
+def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Value:
+    """Call `fn` with `args` (already expanded), doing cty's generic argument handling.
+
+    Raises FunctionError for a wrong argument count or an argument that does not convert.
+    """
+    from engine.values.convert import ConversionError, convert
+
+    params = fn.params
+    n_fixed = len(params)
+    if len(args) < n_fixed or (fn.var_param is None and len(args) > n_fixed):
+        if fn.var_param is None:
+            expect = f"{n_fixed} argument" + ("" if n_fixed == 1 else "s")
+            msg = f"Function \"{fn.name}\" expects {expect}"
+        else:
+            msg = f"Function \"{fn.name}\" expects at least {n_fixed} argument" + (
+                "" if n_fixed == 1 else "s"
+            )
+        raise FunctionError(msg + ".", None)
+
+    converted: list[Value] = []
+    marks: set[str] = set()
+    any_unknown = False
+    for i, arg in enumerate(args):
+        p = params[i] if i < n_fixed else fn.var_param
+        assert p is not None
+        if arg.marks and not p.allow_marked:
+            arg, m = arg.unmark()
+            marks |= m
+        if arg.v is None and not p.allow_null:
+            raise FunctionError("argument must not be null", i)
+        if p.type != DYNAMIC or p.allow_dynamic:
+            try:
+                arg = convert(arg, p.type) if p.type != DYNAMIC else arg
+            except ConversionError as exc:
+                raise FunctionError(exc.message, i) from None
+        if not arg.is_known and not p.allow_unknown:
+            any_unknown = True
+        converted.append(arg)
+
+    ret_type = fn.return_type(converted)
+    if any_unknown or (fn.impure and plan_phase):
+        result = unknown(ret_type)
+    else:
+        result = fn.impl(converted, ret_type)
+    if marks:
+        result = result.with_marks(frozenset(marks))
+    return result
+
+

@@ -1,0 +1,7 @@
+"""Built-in functions: filesystem (being written)."""
+
+from __future__ import annotations
+
+from engine.lang.functions.base import Function
+
+FUNCTIONS: list[Function] = []

@@ -1,0 +1,251 @@
+"""The Value: a typed payload, possibly null or unknown, possibly marked (e.g. sensitive).
+
+Payload (`v`) by type:
+- string: `str`; bool: `bool`; number: `int` when integral, else a `fractions.Fraction` whose
+  denominator is a power of two (a 512-bit binary float, as Terraform's big.Float; see numbers).
+- list, set, tuple: `list[Value]` (sets hold their elements in cty's canonical order, no
+  duplicates); map, object: `dict[str, Value]` (maps sorted by key; objects keyed by attribute).
+- null: `None`; unknown: the `UNKNOWN` sentinel (of any type, including DYNAMIC).
+
+`marks` is a frozenset of strings on this value itself (`"sensitive"`); nested values carry
+their own marks. Values are treated as immutable: never mutate `v` after construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from engine.values.types import (
+    BOOL,
+    DYNAMIC,
+    NUMBER,
+    STRING,
+    ListType,
+    MapType,
+    ObjectType,
+    SetType,
+    TupleType,
+    Type,
+)
+
+
+class _Unknown:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
+NO_MARKS: frozenset[str] = frozenset()
+SENSITIVE = "sensitive"
+
+Number = int | Fraction
+
+
+class Value:
+    __slots__ = ("type", "v", "marks")
+
+    def __init__(self, type: Type, v: Any, marks: frozenset[str] = NO_MARKS) -> None:
+        self.type = type
+        self.v = v
+        self.marks = marks
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def is_known(self) -> bool:
+        return self.v is not UNKNOWN
+
+    @property
+    def is_null(self) -> bool:
+        return self.v is None
+
+    @property
+    def is_marked(self) -> bool:
+        return bool(self.marks)
+
+    @property
+    def is_sensitive(self) -> bool:
+        return SENSITIVE in self.marks
+
+    def is_wholly_known(self) -> bool:
+        """Known here and in every nested value."""
+        v = self.v
+        if v is UNKNOWN:
+            return False
+        if isinstance(v, list):
+            return all(e.is_wholly_known() for e in v)
+        if isinstance(v, dict):
+            return all(e.is_wholly_known() for e in v.values())
+        return True
+
+    # -- marks ---------------------------------------------------------------------------
+    def mark(self, *marks: str) -> Value:
+        if not marks or set(marks) <= self.marks:
+            return self
+        return Value(self.type, self.v, self.marks | frozenset(marks))
+
+    def with_marks(self, marks: frozenset[str]) -> Value:
+        if not marks or marks <= self.marks:
+            return self
+        return Value(self.type, self.v, self.marks | marks)
+
+    def unmark(self) -> tuple[Value, frozenset[str]]:
+        """This value without its own marks, and those marks."""
+        if not self.marks:
+            return self, NO_MARKS
+        return Value(self.type, self.v), self.marks
+
+    def deep_marks(self) -> frozenset[str]:
+        """The union of marks on this value and every nested value."""
+        marks = set(self.marks)
+        v = self.v
+        if isinstance(v, list):
+            for e in v:
+                marks |= e.deep_marks()
+        elif isinstance(v, dict):
+            for e in v.values():
+                marks |= e.deep_marks()
+        return frozenset(marks)
+
+    def unmark_deep(self) -> tuple[Value, frozenset[str]]:
+        """This value with no marks anywhere inside it, and the union of what was removed."""
+        v = self.v
+        marks = set(self.marks)
+        if isinstance(v, list):
+            items = []
+            for e in v:
+                ue, m = e.unmark_deep()
+                items.append(ue)
+                marks |= m
+            return Value(self.type, items), frozenset(marks)
+        if isinstance(v, dict):
+            out = {}
+            for k, e in v.items():
+                ue, m = e.unmark_deep()
+                out[k] = ue
+                marks |= m
+            return Value(self.type, out), frozenset(marks)
+        return (Value(self.type, v) if self.marks else self), frozenset(marks)
+
+    # -- comparison (structural, for tests and set membership) ---------------------------
+    def _key(self) -> Any:
+        v = self.v
+        if isinstance(v, list):
+            return (self.type, tuple(e._key() for e in v), self.marks)
+        if isinstance(v, dict):
+            return (self.type, tuple((k, e._key()) for k, e in v.items()), self.marks)
+        if v is UNKNOWN:
+            return (self.type, "<unknown>", self.marks)
+        return (self.type, type(v) is bool, v, self.marks)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Value) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        marks = f", marks={sorted(self.marks)}" if self.marks else ""
+        return f"Value({self.type!r}, {self.v!r}{marks})"
+
+    # -- collection access ---------------------------------------------------------------
+    def length(self) -> int:
+        """Number of elements of a known collection or structural value."""
+        v = self.v
+        if isinstance(v, (list, dict)):
+            return len(v)
+        raise TypeError("length of a non-collection or unknown value")
+
+    def elements(self) -> list[Value]:
+        v = self.v
+        if isinstance(v, list):
+            return v
+        if isinstance(v, dict):
+            return list(v.values())
+        raise TypeError("elements of a non-collection value")
+
+
+# ------------------------------------------------------------------------------ constructors
+TRUE = Value(BOOL, True)
+FALSE = Value(BOOL, False)
+NULL_DYNAMIC = Value(DYNAMIC, None)
+UNKNOWN_DYNAMIC = Value(DYNAMIC, UNKNOWN)
+EMPTY_STRING = Value(STRING, "")
+
+
+def string(s: str) -> Value:
+    return Value(STRING, s)
+
+
+def number(n: int | Fraction | float | str) -> Value:
+    """A number value; floats and strings are converted exactly as Terraform parses them."""
+    if isinstance(n, bool):
+        raise TypeError("bool is not a number")
+    if isinstance(n, int):
+        return Value(NUMBER, n)
+    from engine.values.numbers import normalize, parse_number
+
+    if isinstance(n, str):
+        return Value(NUMBER, parse_number(n))
+    if isinstance(n, float):
+        return Value(NUMBER, normalize(Fraction(n)))
+    return Value(NUMBER, normalize(n))
+
+
+def boolean(b: bool) -> Value:
+    return TRUE if b else FALSE
+
+
+def null(t: Type = DYNAMIC) -> Value:
+    return Value(t, None)
+
+
+def unknown(t: Type = DYNAMIC) -> Value:
+    return Value(t, UNKNOWN)
+
+
+def tuple_(elems: Iterable[Value]) -> Value:
+    items = list(elems)
+    return Value(TupleType(e.type for e in items), items)
+
+
+def object_(attrs: Mapping[str, Value]) -> Value:
+    d = dict(attrs)
+    return Value(ObjectType({k: e.type for k, e in d.items()}), d)
+
+
+def list_(elems: Iterable[Value], element_type: Type | None = None) -> Value:
+    """A list; every element must already be of `element_type` (or of one common type)."""
+    items = list(elems)
+    if element_type is None:
+        if not items:
+            raise ValueError("empty list needs an element type")
+        element_type = items[0].type
+    return Value(ListType(element_type), items)
+
+
+def map_(elems: Mapping[str, Value], element_type: Type | None = None) -> Value:
+    d = dict(sorted(elems.items()))
+    if element_type is None:
+        if not d:
+            raise ValueError("empty map needs an element type")
+        element_type = next(iter(d.values())).type
+    return Value(MapType(element_type), d)
+
+
+def set_(elems: Iterable[Value], element_type: Type | None = None) -> Value:
+    """A set: duplicates removed and elements put in cty's canonical order."""
+    from engine.values.sets import canonical_set_elements
+
+    items = list(elems)
+    if element_type is None:
+        if not items:
+            raise ValueError("empty set needs an element type")
+        element_type = items[0].type
+    return Value(SetType(element_type), canonical_set_elements(items))
