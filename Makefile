@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 --dist loadfile tests
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine providers functions tests benchmarks examples

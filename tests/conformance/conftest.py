@@ -1,0 +1,11 @@
+"""Conformance tests compare groundplan with the real terraform binary."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/conformance" in str(item.fspath):
+            item.add_marker(pytest.mark.conformance)
