@@ -111,7 +111,7 @@ class _CollectionType(Type):
         self._hash = hash((self.kind, element))
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is type(self) and other.element == self.element)  # type: ignore[attr-defined]
+        return self is other or (type(other) is type(self) and other.element == self.element)
 
     def __hash__(self) -> int:
         return self._hash
@@ -148,7 +148,7 @@ class ObjectType(Type):
     """An object type: attribute names to types. `optional` names the attributes that a type
     constraint marks `optional(...)`; `defaults` holds their default Values (constraints only)."""
 
-    __slots__ = ("attrs", "optional", "defaults")
+    __slots__ = ("attrs", "defaults", "optional")
 
     def __init__(
         self,

@@ -49,7 +49,7 @@ Number = int | Fraction
 
 
 class Value:
-    __slots__ = ("type", "v", "marks")
+    __slots__ = ("marks", "type", "v")
 
     def __init__(self, type: Type, v: Any, marks: frozenset[str] = NO_MARKS) -> None:
         self.type = type
@@ -184,7 +184,8 @@ def string(s: str) -> Value:
 
 
 def number(n: int | Fraction | float | str) -> Value:
-    """A number value; floats and strings are converted exactly as Terraform parses them."""
+    """A number value; strings are parsed as Terraform parses them, floats taken exactly
+    (infinities and -0.0 stay floats, see engine.values.numbers)."""
     if isinstance(n, bool):
         raise TypeError("bool is not a number")
     if isinstance(n, int):
@@ -193,8 +194,6 @@ def number(n: int | Fraction | float | str) -> Value:
 
     if isinstance(n, str):
         return Value(NUMBER, parse_number(n))
-    if isinstance(n, float):
-        return Value(NUMBER, normalize(Fraction(n)))
     return Value(NUMBER, normalize(n))
 
 
