@@ -1,0 +1,1 @@
+"""The provider boundary: schemas, the `Provider` protocol, and the built-in provider."""
