@@ -1,1 +1,52 @@
+"""The HCL parser: native syntax (`.tf`, `.tfvars`, `.tftest.hcl`), templates and JSON syntax.
 
+Entry points return `(tree, Diagnostics)` and never raise on bad input:
+- `parse_file(text, filename)`: a whole native-syntax file.
+- `parse_expression(text, filename)`: one expression (console, `-var`, type constraints).
+- `parse_template(text, filename)`: a bare template such as a `templatefile` file.
+- `parse_json_file(text, filename)`: `.tf.json`/`.tfvars.json`, into the same tree types.
+
+The names are loaded lazily: `engine.diags` imports `engine.hcl.source`, so this package
+must not import the diagnostics package while it is itself being initialised. The block
+context finder (`context.block_context`) is registered with the diagnostic renderer when
+the first file is parsed, which is the first moment it can find anything.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.hcl.context import block_context
+    from engine.hcl.json_syntax import attribute_as_blocks, parse_json_file
+    from engine.hcl.parser import parse_expression, parse_file, parse_template
+
+_LAZY = {
+    "parse_file": "engine.hcl.parser",
+    "parse_expression": "engine.hcl.parser",
+    "parse_template": "engine.hcl.parser",
+    "parse_json_file": "engine.hcl.json_syntax",
+    "attribute_as_blocks": "engine.hcl.json_syntax",
+    "block_context": "engine.hcl.context",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine.hcl' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "attribute_as_blocks",
+    "block_context",
+    "parse_expression",
+    "parse_file",
+    "parse_json_file",
+    "parse_template",
+]

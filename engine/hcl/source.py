@@ -11,7 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class SourceFile:
     """One configuration file's name and decoded text."""
 
