@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from engine.values.convert import (
+    ConversionError,
+    can_convert,
+    convert,
+    friendly_name_for_constraint,
+    get_conversion,
+    without_optional_deep,
+)
+from engine.values.format import format_value, go_quote
+from engine.values.numbers import NumberError, format_number, normalize, parse_number
+from engine.values.sets import canonical_set_elements
 from engine.values.types import (
     BOOL,
     DYNAMIC,
@@ -19,6 +30,7 @@ from engine.values.types import (
     Type,
     type_from_json,
 )
+from engine.values.unify import unify, unify_unsafe, unify_values
 from engine.values.value import (
     EMPTY_STRING,
     FALSE,
@@ -47,4 +59,8 @@ __all__ = [
     "DynamicType", "ListType", "MapType", "ObjectType", "PrimitiveType", "SetType", "TupleType",
     "Type", "Value", "boolean", "list_", "map_", "null", "number", "object_", "set_", "string",
     "tuple_", "type_from_json", "unknown",
+    "ConversionError", "NumberError", "can_convert", "canonical_set_elements", "convert",
+    "format_number", "format_value", "friendly_name_for_constraint", "get_conversion",
+    "go_quote", "normalize", "parse_number", "unify", "unify_unsafe", "unify_values",
+    "without_optional_deep",
 ]
