@@ -1,0 +1,63 @@
+"""The human plan for configurations without resources: "Changes to Outputs:".
+
+`OutputDiff` holds one root output's previous value (from state) and planned value, as JSON
+data with exact numbers (`ABSENT` when there is none); `render_output_changes` lays them out
+as Terraform does, with names padded to a common width and sensitive values hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cli.diffrender import ABSENT, DELETE, NOOP, SIGNS, UPDATE, compute, render_change
+
+SIGN_COLORS = {"+": "[green]+[reset]", "-": "[red]-[reset]", "~": "[yellow]~[reset]"}
+
+
+@dataclass(slots=True)
+class OutputDiff:
+    name: str
+    before: Any = ABSENT
+    after: Any = ABSENT
+    before_sensitive: bool = False
+    after_sensitive: bool = False
+
+    def __post_init__(self) -> None:
+        # A null output is no output: Terraform neither stores nor shows it.
+        if self.before is None:
+            self.before = ABSENT
+        if self.after is None:
+            self.after = ABSENT
+
+    def action(self) -> str:
+        diff = compute(self.before, self.after)
+        if diff.action == NOOP and self.before is not ABSENT and (
+            self.before_sensitive != self.after_sensitive
+        ):
+            return UPDATE
+        return diff.action
+
+
+def has_changes(diffs: list[OutputDiff]) -> bool:
+    return any(d.action() != NOOP for d in diffs)
+
+
+def render_output_changes(diffs: list[OutputDiff]) -> str:
+    """The "Changes to Outputs:" block (with colour tags), or "" when nothing changes."""
+    shown = sorted((d for d in diffs if d.action() != NOOP), key=lambda d: d.name)
+    if not shown:
+        return ""
+    width = max(len(d.name) for d in shown)
+    lines = ["Changes to Outputs:"]
+    for d in shown:
+        action = d.action()
+        sign = SIGN_COLORS.get(SIGNS[action], SIGNS[action])
+        if d.before_sensitive or d.after_sensitive:
+            text = "(sensitive value)"
+        else:
+            text = render_change(compute(d.before, d.after), 2)
+            if action == DELETE and not text.endswith(" -> null"):
+                text += " -> null"
+        lines.append(f"  {sign} {d.name.ljust(width)} = {text}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,91 @@
+"""The terminal user interface: output streams, colour, and diagnostics.
+
+Text written through `Ui` may contain Terraform's colour tags (`[green]`, `[bold]`,
+`[reset]`, ...); they become ANSI escapes when colour is on and vanish with `-no-color`.
+Error diagnostics go to stderr and warnings to stdout, as Terraform sends them.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from engine.diags import Diagnostic, render_diagnostic
+
+_CODES = {
+    "reset": "0",
+    "bold": "1",
+    "dim": "2",
+    "underline": "4",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+    "dark_gray": "90",
+    "light_gray": "37",
+}
+_TAG = re.compile(r"\[(" + "|".join(_CODES) + r")\]")
+
+
+def colorize(text: str, color: bool) -> str:
+    """Replace colour tags with ANSI escapes (colour on) or remove them (colour off)."""
+    if not color:
+        return _TAG.sub("", text)
+    out, n = _TAG.subn(lambda m: f"\x1b[{_CODES[m.group(1)]}m", text)
+    return out + "\x1b[0m" if n else out
+
+
+class Ui:
+    """Where a command writes: `out`/`err` text, optionally coloured, plus diagnostics."""
+
+    def __init__(
+        self,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        stdin: TextIO | None = None,
+        color: bool = True,
+    ) -> None:
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.stderr = stderr if stderr is not None else sys.stderr
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.color = color
+
+    def out(self, text: str = "", newline: bool = True) -> None:
+        """Write `text` (colour tags allowed) to stdout."""
+        self.stdout.write(colorize(text, self.color) + ("\n" if newline else ""))
+        self.stdout.flush()
+
+    def raw(self, text: str) -> None:
+        """Write `text` to stdout exactly as given."""
+        self.stdout.write(text)
+        self.stdout.flush()
+
+    def err(self, text: str = "", newline: bool = True) -> None:
+        """Write `text` (colour tags allowed) to stderr."""
+        self.stderr.write(colorize(text, self.color) + ("\n" if newline else ""))
+        self.stderr.flush()
+
+    def diagnostics(self, diags: Iterable[Diagnostic]) -> None:
+        """Render each diagnostic, errors to stderr, warnings to stdout."""
+        for diag in diags:
+            text = render_diagnostic(diag, color=self.color, box=self.color)
+            if not self.color:
+                text = text.rstrip("\n") + "\n"
+            if diag.is_error:
+                self.stderr.write(text)
+                self.stderr.flush()
+            else:
+                self.stdout.write(text)
+                self.stdout.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """Print `prompt` and read one line; None at end of input."""
+        self.out(prompt, newline=False)
+        line = self.stdin.readline()
+        if not line:
+            return None
+        return line.rstrip("\r\n")

@@ -1,0 +1,79 @@
+"""Input variable values: finalising them for a module and checking their validation rules.
+
+`finalize_input(var, value)` applies what a module does to a value given for one of its
+variables: conversion to the type constraint, the default when the value is null and the
+variable is not nullable (or no value was given), and the sensitive mark for a sensitive
+variable. `validate_inputs` checks each variable's `validation` blocks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.conditions import check_rule
+from engine.diags import Diagnostics, error
+from engine.hcl.source import Range
+from engine.values import SENSITIVE, Value, null, unknown
+from engine.values.convert import ConversionError, convert
+
+
+def finalize_input(
+    var: Any, value: Value | None, subject: Range | None
+) -> tuple[Value, Diagnostics]:
+    """The value variable `var` takes when given `value` (None: not given at all)."""
+    diags = Diagnostics()
+    if value is None or (value.is_null and not var.nullable):
+        if var.default is not None and not (value is not None and var.default.is_null):
+            value = var.default
+        elif value is None:
+            value = null(var.type)
+    marks = value.deep_marks()
+    plain, _ = value.unmark_deep()
+    try:
+        converted = convert(plain, var.type)
+    except ConversionError as exc:
+        diags.append(
+            error(
+                "Invalid value for input variable",
+                f'The given value is not suitable for var.{var.name} declared at '
+                f"{var.decl_range}: {exc.message}.",
+                subject,
+            )
+        )
+        return unknown(var.type), diags
+    if converted.is_null and not var.nullable:
+        diags.append(
+            error(
+                "Invalid value for input variable",
+                f'The given value is not suitable for var.{var.name} declared at '
+                f"{var.decl_range}: required variable may not be set to null.",
+                subject,
+            )
+        )
+        return unknown(var.type), diags
+    if marks:
+        converted = converted.with_marks(marks)
+    if var.sensitive:
+        converted = converted.mark(SENSITIVE)
+    return converted, diags
+
+
+def validate_inputs(
+    variables: dict[str, Any],
+    evaluate: Any,
+) -> Diagnostics:
+    """Check every variable's validation rules with `evaluate` (the module's evaluator)."""
+    diags = Diagnostics()
+    for name in variables:
+        var = variables[name]
+        for rule in var.validations:
+            diags.extend(
+                check_rule(
+                    rule,
+                    evaluate,
+                    "Invalid value for variable",
+                    var.decl_range,
+                    f"\n\nThis was checked by the validation rule at {rule.decl_range}.",
+                )
+            )
+    return diags

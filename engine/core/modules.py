@@ -1,0 +1,147 @@
+"""Evaluating a module tree without resources: inputs, locals, outputs, child modules.
+
+`ModuleInstance` ties a configuration node to its scope. A child module call's inputs are its
+arguments evaluated in the parent's scope; the child's outputs become the object that
+`module.<name>` refers to in the parent (declared-sensitive outputs stay marked).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from engine.core.inputs import finalize_input, validate_inputs
+from engine.core.outputs import OutputResult, evaluate_outputs
+from engine.core.scope import ModuleScope
+from engine.diags import Diagnostics, error
+from engine.values import UNKNOWN_DYNAMIC, Value, object_
+
+# Arguments of a `module` block that are not input variables.
+META_ARGUMENTS = frozenset(
+    {"source", "version", "count", "for_each", "depends_on", "providers"}
+)
+
+
+class ModuleInstance:
+    """One module of the tree, evaluated on demand."""
+
+    def __init__(
+        self,
+        config: Any,
+        module_path: str,
+        root_dir: str,
+        input_values: dict[str, Value],
+        check_conditions: bool = True,
+        label: str = "the root module",
+    ) -> None:
+        self.config = config
+        self.module = config.module
+        self.check_conditions = check_conditions
+        self.root_dir = root_dir
+        self.scope = ModuleScope(
+            self.module,
+            module_path=module_path,
+            root_path=".",
+            cwd=root_dir,
+            input_values=input_values,
+            module_outputs=self._child_outputs,
+            module_label=label,
+        )
+        self._children: dict[str, ModuleInstance] = {}
+
+    def validate_inputs(self) -> Diagnostics:
+        """The variable validation rules of this module."""
+        if not self.check_conditions:
+            return Diagnostics()
+        return validate_inputs(self.module.variables, self.scope.evaluate)
+
+    def outputs(self) -> tuple[dict[str, OutputResult], Diagnostics]:
+        """Every output, evaluated (those that failed are left out, with diagnostics)."""
+        return evaluate_outputs(self.scope, self.check_conditions)
+
+    def _child_outputs(self, name: str) -> tuple[Value, Diagnostics]:
+        diags = Diagnostics()
+        call = self.module.module_calls[name]
+        children = getattr(self.config, "children", {}) or {}
+        child_config = children.get(name)
+        if child_config is None:
+            diags.append(
+                error(
+                    "Module not installed",
+                    "This module is not yet installed. Run \"terraform init\" to install all "
+                    "modules required by this configuration.",
+                    call.decl_range,
+                )
+            )
+            return UNKNOWN_DYNAMIC, diags
+        values, more = self._call_inputs(call, child_config)
+        diags.extend(more)
+        if more.has_errors:
+            return UNKNOWN_DYNAMIC, diags
+        child_path = _child_module_path(self.scope.module_path, call, child_config)
+        child = ModuleInstance(
+            child_config,
+            child_path,
+            self.root_dir,
+            values,
+            self.check_conditions,
+            label=f"module.{name}",
+        )
+        self._children[name] = child
+        diags.extend(child.validate_inputs())
+        results, more = child.outputs()
+        diags.extend(more)
+        if diags.has_errors:
+            return UNKNOWN_DYNAMIC, diags
+        return object_({k: r.value for k, r in results.items()}), diags
+
+    def _call_inputs(self, call: Any, child_config: Any) -> tuple[dict[str, Value], Diagnostics]:
+        diags = Diagnostics()
+        body = call.config
+        attrs = dict(getattr(body, "attributes", {}) or {})
+        child_vars = child_config.module.variables
+        given: dict[str, Value] = {}
+        for name, attr in attrs.items():
+            if name in META_ARGUMENTS:
+                continue
+            if name not in child_vars:
+                diags.append(
+                    error(
+                        "Unsupported argument",
+                        f'An argument named "{name}" is not expected here.',
+                        attr.name_range,
+                    )
+                )
+                continue
+            val, more = self.scope.evaluate(attr.expr)
+            diags.extend(more)
+            if more.has_errors:
+                continue
+            fin, more = finalize_input(child_vars[name], val, attr.expr.range)
+            diags.extend(more)
+            given[name] = fin
+        for name, var in child_vars.items():
+            if name in given or name in attrs:
+                continue
+            if var.default is None:
+                diags.append(
+                    error(
+                        "Missing required argument",
+                        f'The argument "{name}" is required, but no definition was found.',
+                        call.decl_range,
+                    )
+                )
+                continue
+            fin, more = finalize_input(var, None, call.decl_range)
+            diags.extend(more)
+            given[name] = fin
+        return given, diags
+
+
+def _child_module_path(parent_path: str, call: Any, child_config: Any) -> str:
+    """`path.module` of a local child module: its source directory relative to the root."""
+    source = getattr(call, "source_addr", None) or getattr(call, "source", None)
+    source = getattr(source, "raw", source)
+    if isinstance(source, str) and source.startswith(("./", "../")):
+        return os.path.normpath(os.path.join(parent_path, source))
+    return str(getattr(child_config, "path", parent_path))

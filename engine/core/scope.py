@@ -1,0 +1,189 @@
+"""The evaluation scope of one module instance (for modules without resources).
+
+`ModuleScope.evaluate(expr)` evaluates an expression of the module: it looks at the
+references the expression makes and gives it exactly the roots it needs:
+
+- `var`: the module's input values (sensitive variables carry the sensitive mark);
+- `local`: the locals it refers to, each evaluated on first use and memoised; a local that
+  (directly or through others) refers to itself is an error naming the members of the cycle;
+- `module`: the outputs of the child module calls it refers to (see `engine.core.modules`);
+- `path` (`module`, `root`, `cwd`) and `terraform` (`workspace`).
+
+A reference to something the module does not declare is Terraform's "Reference to
+undeclared ..." error. Evaluation never raises: problems come back as diagnostics, and the
+value is then an unknown of dynamic type so callers can carry on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from engine.configs.exprs import variables as expr_traversals
+from engine.diags import Diagnostic, Diagnostics, error
+from engine.hcl.ast import Expr, TraverseAttr, TraverseRoot
+from engine.hcl.source import Range
+from engine.lang import evaluate
+from engine.lang.context import EvalContext
+from engine.lang.functions import function_table
+from engine.values import STRING, UNKNOWN_DYNAMIC, Value, object_, string
+
+# Builds the object of a child module call's outputs; given the call name and the range of
+# the reference (for messages). Supplied by `engine.core.modules`.
+ModuleOutputsFn = Callable[[str], tuple[Value, Diagnostics]]
+
+
+class ModuleScope:
+    """Everything an expression in one module can refer to."""
+
+    def __init__(
+        self,
+        module: Any,
+        module_path: str,
+        root_path: str,
+        cwd: str,
+        input_values: dict[str, Value],
+        module_outputs: ModuleOutputsFn | None = None,
+        module_label: str = "the root module",
+        workspace: str = "default",
+    ) -> None:
+        self.module = module
+        self.module_path = module_path
+        self.root_path = root_path
+        self.cwd = cwd
+        self.input_values = input_values
+        self.module_outputs = module_outputs
+        self.module_label = module_label
+        self.workspace = workspace
+        self._functions = function_table(os.path.join(cwd, module_path))
+        self._locals: dict[str, Value] = {}
+        self._local_stack: list[str] = []
+        self._modules: dict[str, Value] = {}
+        self._var_object: Value | None = None
+        self._reported: set[tuple[str, str]] = set()
+
+    # -- roots -------------------------------------------------------------------------
+    def var_object(self) -> Value:
+        if self._var_object is None:
+            self._var_object = object_(dict(self.input_values))
+        return self._var_object
+
+    def path_object(self) -> Value:
+        return object_(
+            {
+                "cwd": string(self.cwd),
+                "module": string(self.module_path),
+                "root": string(self.root_path),
+            }
+        )
+
+    def terraform_object(self) -> Value:
+        return object_({"workspace": Value(STRING, self.workspace)})
+
+    # -- locals --------------------------------------------------------------------------
+    def local_value(self, name: str, diags: Diagnostics) -> Value:
+        """The value of `local.<name>`, evaluating it the first time it is needed."""
+        if name in self._locals:
+            return self._locals[name]
+        if name in self._local_stack:
+            members = self._local_stack[self._local_stack.index(name):]
+            key = ("cycle", ",".join(sorted(members)))
+            if key not in self._reported:
+                self._reported.add(key)
+                diags.append(
+                    error(
+                        "Cycle: " + ", ".join(f"local.{m}" for m in members),
+                        "The local values above refer to each other in a cycle, so none of "
+                        "them can be evaluated.",
+                    )
+                )
+            return UNKNOWN_DYNAMIC
+        decl = self.module.locals[name]
+        self._local_stack.append(name)
+        try:
+            val, more = self.evaluate(decl.expr)
+        finally:
+            self._local_stack.pop()
+        diags.extend(more)
+        self._locals[name] = val
+        return val
+
+    # -- evaluation ----------------------------------------------------------------------
+    def evaluate(self, expr: Expr) -> tuple[Value, Diagnostics]:
+        """Evaluate `expr` in this module; undeclared references are errors."""
+        diags = Diagnostics()
+        roots: dict[str, Value] = {}
+        locals_needed: dict[str, Value] = {}
+        modules_needed: dict[str, Value] = {}
+        for trav in expr_traversals(expr):
+            root = trav[0]
+            assert isinstance(root, TraverseRoot)
+            name = root.name
+            attr = trav[1] if len(trav) > 1 and isinstance(trav[1], TraverseAttr) else None
+            rng = root.range if attr is None else root.range.to(attr.range)
+            if name == "var":
+                if attr is not None and attr.name not in self.module.variables:
+                    diags.append(self._undeclared_var(attr.name, rng))
+                    continue
+                roots["var"] = self.var_object()
+            elif name == "local":
+                if attr is None:
+                    continue
+                if attr.name not in self.module.locals:
+                    diags.append(
+                        error(
+                            "Reference to undeclared local value",
+                            f'A local value with the name "{attr.name}" has not been declared.',
+                            rng,
+                        )
+                    )
+                    continue
+                locals_needed[attr.name] = self.local_value(attr.name, diags)
+            elif name == "module":
+                if attr is None:
+                    continue
+                if attr.name not in self.module.module_calls:
+                    diags.append(
+                        error(
+                            "Reference to undeclared module",
+                            f'No module call named "{attr.name}" is declared in '
+                            f"{self.module_label}.",
+                            rng,
+                        )
+                    )
+                    continue
+                modules_needed[attr.name] = self._module_value(attr.name, diags)
+            elif name == "path":
+                roots["path"] = self.path_object()
+            elif name == "terraform":
+                roots["terraform"] = self.terraform_object()
+        if diags.has_errors:
+            return UNKNOWN_DYNAMIC, diags
+        if locals_needed:
+            roots["local"] = object_(locals_needed)
+        if modules_needed:
+            roots["module"] = object_(modules_needed)
+        ctx = EvalContext(roots, self._functions)
+        val, more = evaluate(expr, ctx)
+        diags.extend(more)
+        return val, diags
+
+    def _module_value(self, name: str, diags: Diagnostics) -> Value:
+        if name in self._modules:
+            return self._modules[name]
+        if self.module_outputs is None:
+            val = UNKNOWN_DYNAMIC
+        else:
+            val, more = self.module_outputs(name)
+            diags.extend(more)
+        self._modules[name] = val
+        return val
+
+    def _undeclared_var(self, name: str, rng: Range) -> Diagnostic:
+        return error(
+            "Reference to undeclared input variable",
+            f'An input variable with the name "{name}" has not been declared. This variable '
+            f'can be declared with a variable "{name}" {{}} block.',
+            rng,
+        )
