@@ -28,6 +28,7 @@ from engine.graph.dag import Name, check_acyclic
 from engine.graph.signals import StopController
 
 DEFAULT_PARALLELISM = 10
+_POLL_SECONDS = 0.05
 
 Callback = Callable[[Any], Diagnostics]
 
@@ -106,7 +107,11 @@ def walk(
     with ThreadPoolExecutor(max_workers=parallelism, thread_name_prefix="walk") as pool:
 
         def task(node: Any) -> None:
-            done.put((node, _run(callback, node, name)))
+            diags = Diagnostics([error(f"Internal error while processing {name(node)}")])
+            try:
+                diags = _run(callback, node, name)
+            finally:  # always report back, or the scheduler would wait forever
+                done.put((node, diags))
 
         def submit(node: Any) -> None:
             pool.submit(task, node)
@@ -118,7 +123,12 @@ def walk(
                 running += 1
             if running == 0:
                 break
-            node, diags = done.get()
+            try:
+                # a short timeout: a signal delivered to a worker thread only runs its
+                # Python handler once the main thread executes bytecode again
+                node, diags = done.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                continue
             running -= 1
             result.diagnostics.extend(diags)
             ok = not diags.has_errors
