@@ -493,12 +493,12 @@ def _map_to_object(have: MapType, want: ObjectType, unsafe: bool) -> Conversion 
 
 
 # ------------------------------------------------------------------------------ public API
-def convert(value: Value, want: Type) -> Value:
+def convert(value: Value, want: Type, *, defaults: bool = True) -> Value:
     """`value` converted to `want` (cty convert.Convert, after applying optional-attribute
-    defaults of `want`). Raises ConversionError with cty's message."""
+    defaults of `want` unless `defaults` is False). Raises ConversionError with cty's message."""
     from engine.values.defaults import apply_defaults, has_defaults
 
-    if has_defaults(want):
+    if defaults and has_defaults(want):
         value = apply_defaults(value, want)
     if value.type == want and not _has_optional(want):
         return value
