@@ -1,0 +1,58 @@
+"""Custom condition rules: `precondition`, `postcondition`, variable `validation`, `assert`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.configs.exprs import variables
+from engine.configs.syntax import AttrSchema, BodySchema, content
+from engine.diags import Diagnostics, error
+from engine.hcl.ast import Block, Expr
+from engine.hcl.source import Range
+
+CHECK_RULE_SCHEMA = BodySchema(
+    attributes=(AttrSchema("condition", required=True), AttrSchema("error_message", required=True))
+)
+
+
+@dataclass(slots=True)
+class CheckRule:
+    """One condition with its error message; `kind` is the block type it came from."""
+
+    kind: str
+    condition: Expr | None
+    error_message: Expr | None
+    decl_range: Range
+
+
+def decode_check_rule(block: Block, override: bool) -> tuple[CheckRule, Diagnostics]:
+    """Decode a condition block; override files may not contain them."""
+    diags = Diagnostics()
+    rule = CheckRule(block.type, None, None, block.def_range)
+    if override:
+        diags.append(
+            error(
+                f"Can't override {block.type} blocks",
+                f'Override files cannot override "{block.type}" blocks.',
+                block.def_range,
+            )
+        )
+        return rule, diags
+    got, cdiags = content(block.body, CHECK_RULE_SCHEMA, block)
+    diags.extend(cdiags)
+    cond = got.attributes.get("condition")
+    if cond is not None:
+        rule.condition = cond.expr
+        if not variables(cond.expr):
+            diags.append(
+                error(
+                    f"Invalid {block.type} expression",
+                    "The condition expression must refer to at least one object from elsewhere "
+                    "in the configuration, or else its result would not be checking anything.",
+                    cond.expr.range,
+                )
+            )
+    msg = got.attributes.get("error_message")
+    if msg is not None:
+        rule.error_message = msg.expr
+    return rule, diags

@@ -1,0 +1,285 @@
+"""Static readings of expressions, as HCL's helper functions give them.
+
+- `expr_as_keyword`: a bare identifier (`all`, `destroy`) or None (hcl.ExprAsKeyword).
+- `expr_list`: the elements of a static list `[a, b]` (hcl.ExprList).
+- `abs_traversal` / `rel_traversal`: a single static reference (hcl.AbsTraversalForExpr),
+  accepting, as Terraform's `shimTraversalInString` does, a reference written as a string in
+  JSON files.
+- `static_value`: the value of an expression evaluated without variables or functions, with
+  HCL's "Variables not allowed" / "Function calls not allowed" messages.
+- `decode_string` / `decode_bool`: gohcl.DecodeExpression into a Go string or bool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.diags import Diagnostics, error
+from engine.hcl import ast
+from engine.hcl.ast import Traversal, TraverseRoot
+from engine.hcl.source import Range
+from engine.values import BOOL, STRING, Type, Value
+
+_STATIC_REF_DETAIL = (
+    "A single static variable reference is required: only attribute access and indexing with "
+    "constant keys. No calculations, function calls, template expressions, etc are allowed here."
+)
+
+
+def unwrap(expr: ast.Expr) -> ast.Expr:
+    """The expression without surrounding parentheses."""
+    while isinstance(expr, ast.ParenthesesExpr):
+        expr = expr.wrapped
+    return expr
+
+
+def literal_string(expr: ast.Expr) -> str | None:
+    """The string, if `expr` is a quoted string without interpolation."""
+    expr = unwrap(expr)
+    if isinstance(expr, ast.TemplateExpr) and expr.is_string_literal:
+        if not expr.parts:
+            return ""
+        part = expr.parts[0]
+        assert isinstance(part, ast.LiteralValueExpr)
+        return str(getattr(part.value, "v", part.value))
+    if isinstance(expr, ast.LiteralValueExpr):
+        v = getattr(expr.value, "v", None)
+        t = getattr(expr.value, "type", None)
+        if isinstance(v, str) and t == STRING:
+            return v
+    return None
+
+
+def is_native_quoted_string(expr: ast.Expr) -> bool:
+    """A native-syntax quoted string literal (`"x"`), as Terraform's exprIsNativeQuotedString."""
+    return isinstance(expr, ast.TemplateExpr) and expr.is_string_literal and not _in_json(expr)
+
+
+def _in_json(expr: ast.Expr) -> bool:
+    return expr.range.file.filename.endswith(".json")
+
+
+def expr_as_keyword(expr: ast.Expr) -> str | None:
+    """The identifier a bare single-name reference spells, else None."""
+    if isinstance(expr, ast.ScopeTraversalExpr) and len(expr.traversal) == 1:
+        return expr.traversal[0].name  # type: ignore[union-attr]
+    if _in_json(expr):
+        s = literal_string(expr)
+        if s is not None and s.isidentifier():
+            return s
+    return None
+
+
+def expr_list(expr: ast.Expr) -> tuple[list[ast.Expr], Diagnostics]:
+    """The element expressions of a static list expression."""
+    diags = Diagnostics()
+    inner = unwrap(expr)
+    if isinstance(inner, ast.TupleConsExpr):
+        return list(inner.exprs), diags
+    items = getattr(inner, "exprs", None)  # JSON arrays
+    if isinstance(items, list):
+        return items, diags
+    start = Range(expr.range.file, expr.range.start_offset, expr.range.start_offset + 1)
+    diags.append(error("Invalid expression", "A static list expression is required.", start))
+    return [], diags
+
+
+def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
+    """For JSON files, a reference given as a string is parsed as an expression."""
+    if not _in_json(expr):
+        return expr
+    s = literal_string(expr)
+    if s is None:
+        return expr
+    try:
+        from engine.hcl import parse_expression  # type: ignore[attr-defined]
+    except ImportError:
+        return expr
+    start = expr.range.start_offset + 1
+    parsed, pdiags = parse_expression(s, expr.range.filename)
+    diags.extend(pdiags)
+    return _relocate(parsed, expr.range, start) if parsed is not None else expr
+
+
+def _relocate(parsed: ast.Expr, outer: Range, start: int) -> ast.Expr:
+    """Re-point a reference parsed from inside a JSON string at the string's place."""
+    if not isinstance(parsed, ast.ScopeTraversalExpr):
+        return parsed
+    steps: list[Any] = []
+    for st in parsed.traversal:
+        r = st.range
+        nr = Range(outer.file, start + r.start_offset, start + r.end_offset)
+        steps.append(type(st)(getattr(st, "name", getattr(st, "key", None)), nr))
+    return ast.ScopeTraversalExpr(tuple(steps), outer)
+
+
+def abs_traversal(expr: ast.Expr, shim: bool = True) -> tuple[Traversal | None, Diagnostics]:
+    """A single static absolute reference (`aws_instance.a`, `module.m`), or an error."""
+    diags = Diagnostics()
+    if shim:
+        expr = _shim_string(expr, diags)
+    inner = unwrap(expr)
+    if isinstance(inner, ast.ScopeTraversalExpr):
+        return inner.traversal, diags
+    diags.append(error("Invalid expression", _STATIC_REF_DETAIL, expr.range))
+    return None, diags
+
+
+def rel_traversal(expr: ast.Expr) -> tuple[Traversal | None, Diagnostics]:
+    """A relative traversal (`tags["x"]`, `ami`) as ignore_changes takes it; the first name
+    becomes a root step here, as Terraform treats it as an attribute of the object."""
+    return abs_traversal(expr)
+
+
+# ------------------------------------------------------------------------- static evaluation
+def _bound_names(expr: ast.Expr) -> set[str]:
+    if isinstance(expr, (ast.ForExpr, ast.TemplateForExpr)):
+        return {n for n in (expr.key_var, expr.value_var) if n}
+    return set()
+
+
+def children(expr: ast.Expr) -> list[ast.Expr]:
+    """The direct sub-expressions of an expression node."""
+    out: list[ast.Expr] = []
+    for slot in _all_slots(type(expr)):
+        if slot in ("range",):
+            continue
+        v = getattr(expr, slot, None)
+        if isinstance(v, ast.Expr):
+            out.append(v)
+        elif isinstance(v, list):
+            for item in v:
+                if isinstance(item, ast.Expr):
+                    out.append(item)
+                elif isinstance(item, ast.ObjectConsItem):
+                    out.append(item.key)
+                    out.append(item.value)
+    return out
+
+
+_SLOTS_CACHE: dict[type, tuple[str, ...]] = {}
+
+
+def _all_slots(cls: type) -> tuple[str, ...]:
+    got = _SLOTS_CACHE.get(cls)
+    if got is None:
+        names: list[str] = []
+        for k in reversed(cls.__mro__):
+            s = k.__dict__.get("__slots__", ())
+            names.extend([s] if isinstance(s, str) else s)
+        got = tuple(dict.fromkeys(names))
+        _SLOTS_CACHE[cls] = got
+    return got
+
+
+def _static_problems(expr: ast.Expr, bound: frozenset[str], diags: Diagnostics) -> None:
+    if isinstance(expr, ast.ScopeTraversalExpr):
+        root = expr.traversal[0]
+        assert isinstance(root, TraverseRoot)
+        if root.name not in bound:
+            diags.append(error("Variables not allowed", "Variables may not be used here.", root.range))
+        return
+    if isinstance(expr, ast.FunctionCallExpr):
+        diags.append(error("Function calls not allowed", "Functions may not be called here.", expr.range))
+        return
+    if isinstance(expr, ast.ObjectConsKeyExpr) and expr.as_literal_name() is not None:
+        return
+    inner = bound | _bound_names(expr)
+    for child in children(expr):
+        _static_problems(child, inner, diags)
+
+
+def static_value(expr: ast.Expr) -> tuple[Value | None, Diagnostics]:
+    """The expression's value with no variables and no functions in scope (None on error)."""
+    diags = Diagnostics()
+    _static_problems(expr, frozenset(), diags)
+    if diags.has_errors:
+        return None, diags
+    from engine.lang import evaluate  # type: ignore[attr-defined]
+    from engine.lang.context import EvalContext  # type: ignore[import-not-found]
+
+    val, vdiags = evaluate(expr, EvalContext(variables={}, functions={}))
+    diags.extend(vdiags)
+    if vdiags.has_errors:
+        return None, diags
+    return val, diags
+
+
+def _convert(val: Value, ty: Type) -> tuple[Value | None, str | None]:
+    from engine.values.convert import ConversionError, convert  # type: ignore[import-not-found]
+
+    try:
+        return convert(val, ty), None
+    except ConversionError as exc:
+        return None, str(exc)
+
+
+def start_range(expr: ast.Expr) -> Range:
+    """HCL's StartRange: the first part of an expression (the text inside a quoted string)."""
+    inner = expr
+    if isinstance(inner, ast.TemplateExpr) and inner.parts:
+        return inner.parts[0].range
+    return inner.range
+
+
+def _decode(expr: ast.Expr, ty: Type) -> tuple[Any, Diagnostics]:
+    val, diags = static_value(expr)
+    if val is None:
+        return None, diags
+    conv, msg = _convert(val.unmark()[0], ty)
+    if conv is not None and conv.is_null:
+        msg = "value must not be null"
+    if conv is None or conv.is_null:
+        diags.append(
+            error("Unsuitable value type", f"Unsuitable value: {msg}", start_range(expr), expr.range)
+        )
+        return None, diags
+    return conv.v, diags
+
+
+def decode_string(attr: ast.Attribute) -> tuple[str | None, Diagnostics]:
+    """A static string argument (`description = "..."`)."""
+    v, diags = _decode(attr.expr, STRING)
+    return (v if isinstance(v, str) else None), diags
+
+
+def decode_bool(attr: ast.Attribute) -> tuple[bool | None, Diagnostics]:
+    """A static bool argument (`sensitive = true`)."""
+    v, diags = _decode(attr.expr, BOOL)
+    return (v if isinstance(v, bool) else None), diags
+
+
+def valid_identifier(name: str) -> bool:
+    """hclsyntax.ValidIdentifier: a letter or underscore, then letters, digits, `_` and `-`."""
+    if not name:
+        return False
+    first = name[0]
+    if not (first.isalpha() or first == "_"):
+        return False
+    return all(c.isalnum() or c in "_-" for c in name[1:])
+
+
+def variables(expr: ast.Expr) -> list[Traversal]:
+    """Every absolute traversal in an expression, as hcl's `Variables()` (names bound by a
+    for-expression inside it are not included); splat/relative sources are walked."""
+    out: list[Traversal] = []
+    _collect_vars(expr, frozenset(), out)
+    return out
+
+
+def _collect_vars(expr: ast.Expr, bound: frozenset[str], out: list[Traversal]) -> None:
+    if isinstance(expr, ast.ScopeTraversalExpr):
+        if expr.traversal[0].name not in bound:  # type: ignore[union-attr]
+            out.append(expr.traversal)
+        return
+    if isinstance(expr, ast.ObjectConsKeyExpr) and expr.as_literal_name() is not None:
+        return
+    inner = bound | _bound_names(expr)
+    if isinstance(expr, (ast.ForExpr, ast.TemplateForExpr)):
+        _collect_vars(expr.collection, bound, out)
+        for child in children(expr):
+            if child is not expr.collection:
+                _collect_vars(child, inner, out)
+        return
+    for child in children(expr):
+        _collect_vars(child, inner, out)

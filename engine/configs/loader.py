@@ -1,0 +1,210 @@
+"""Loading configuration from disk: one module directory, or the whole module tree.
+
+- `module_files(dir)`: the `.tf` / `.tf.json` files of a directory in lexical order, split
+  into primary and override files (`override.tf`, `*_override.tf`, and their `.tf.json`).
+- `load_module(dir)`: parse and decode them into a `Module`.
+- `load_config(root_dir)`: the root module and, recursively, every child module whose source
+  is a local path (`./x`, `../x`) or that `terraform init` recorded in
+  `.terraform/modules/modules.json`; other sources give "Module not installed".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from engine.configs.files import FileContents, decode_file_body
+from engine.configs.module import Module, build_module
+from engine.configs.module_calls import ModuleCall
+from engine.diags import Diagnostic, Diagnostics, error
+
+
+def _ignored(name: str) -> bool:
+    return name.startswith(".") or name.endswith("~") or (name.startswith("#") and name.endswith("#"))
+
+
+def _is_override(name: str) -> bool:
+    base = name[: -len(".tf.json")] if name.endswith(".tf.json") else name[: -len(".tf")]
+    return base == "override" or base.endswith("_override")
+
+
+def _join(directory: str, name: str) -> str:
+    return os.path.normpath(os.path.join(directory, name))
+
+
+def module_files(directory: str) -> tuple[list[str], list[str], Diagnostics]:
+    """(primary paths, override paths, diagnostics) for a module directory."""
+    diags = Diagnostics()
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        diags.append(
+            error(
+                "Failed to read module directory",
+                f"Module directory {directory} does not exist or cannot be read.",
+            )
+        )
+        return [], [], diags
+    primary: list[str] = []
+    override: list[str] = []
+    for name in names:
+        if _ignored(name) or not (name.endswith(".tf") or name.endswith(".tf.json")):
+            continue
+        path = _join(directory, name)
+        if not os.path.isfile(path):
+            continue
+        (override if _is_override(name) else primary).append(path)
+    return primary, override, diags
+
+
+def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, Diagnostics]:
+    """Read, parse and decode one configuration file."""
+    diags = Diagnostics()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError):
+        diags.append(error("Failed to read file", f'The file "{path}" could not be read.'))
+        return None, diags
+    from engine import hcl
+
+    if path.endswith(".json"):
+        parsed, pdiags = hcl.parse_json_file(text, path)
+    else:
+        parsed, pdiags = hcl.parse_file(text, path)
+    diags.extend(pdiags)
+    if parsed is None:
+        return None, diags
+    fc, ddiags = decode_file_body(parsed.body, path, override)
+    diags.extend(ddiags)
+    return fc, diags
+
+
+def load_module(directory: str) -> tuple[Module, Diagnostics]:
+    """The module in `directory` (file names in diagnostics are joined onto `directory`)."""
+    primary_paths, override_paths, diags = module_files(directory)
+    primary: list[FileContents] = []
+    overrides: list[FileContents] = []
+    for paths, out, is_override in ((primary_paths, primary, False), (override_paths, overrides, True)):
+        for p in paths:
+            fc, d = parse_config_file(p, is_override)
+            diags.extend(d)
+            if fc is not None:
+                out.append(fc)
+    mod, mdiags = build_module(os.path.normpath(directory), primary, overrides)
+    diags.extend(mdiags)
+    return mod, diags
+
+
+@dataclass(eq=False)
+class Config:
+    """A node of the module tree: a module, where it sits, and the call that brought it in."""
+
+    module: Module
+    path: tuple[str, ...] = ()
+    parent: Config | None = field(default=None, repr=False)
+    call: ModuleCall | None = None
+    children: dict[str, Config] = field(default_factory=dict, repr=False)
+
+    @property
+    def root(self) -> Config:
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    @property
+    def source_dir(self) -> str:
+        return self.module.source_dir
+
+    @property
+    def path_str(self) -> str:
+        """`module.a.module.b` ("" for the root)."""
+        return ".".join(f"module.{p}" for p in self.path)
+
+    def descendant(self, path: tuple[str, ...]) -> Config | None:
+        """The module at a path below this one (by call names), or None."""
+        node: Config | None = self
+        for name in path:
+            if node is None:
+                return None
+            node = node.children.get(name)
+        return node
+
+    def walk(self) -> Iterator[Config]:
+        """This node and all descendants, depth-first, children in call-name order."""
+        yield self
+        for name in sorted(self.children):
+            yield from self.children[name].walk()
+
+    def module_paths(self) -> list[tuple[str, ...]]:
+        return [c.path for c in self.walk()]
+
+
+def _manifest(root_dir: str) -> dict[str, str]:
+    path = os.path.join(root_dir, ".terraform", "modules", "modules.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    out: dict[str, str] = {}
+    for rec in data.get("Modules", []):
+        if isinstance(rec, dict) and "Key" in rec and "Dir" in rec:
+            out[str(rec["Key"])] = str(rec["Dir"])
+    return out
+
+
+_MAX_DEPTH = 64
+
+
+def _not_installed(mc: ModuleCall) -> Diagnostic:
+    return error(
+        "Module not installed",
+        'This module is not yet installed. Run "terraform init" to install all modules '
+        "required by this configuration.",
+        mc.decl_range,
+    )
+
+
+def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags: Diagnostics) -> None:
+    if len(node.path) >= _MAX_DEPTH:
+        return
+    for name in sorted(node.module.module_calls):
+        mc = node.module.module_calls[name]
+        if not mc.source:
+            continue
+        path = (*node.path, name)
+        key = ".".join(path)
+        if key in manifest and not mc.is_local:
+            directory = os.path.normpath(os.path.join(root_dir, manifest[key]))
+        elif mc.is_local:
+            directory = _join(node.source_dir, mc.source)
+        else:
+            diags.append(_not_installed(mc))
+            continue
+        if not os.path.isdir(directory):
+            diags.append(
+                error(
+                    "Unreadable module directory",
+                    f"The directory {directory} could not be read. This can happen if the module "
+                    "source is a local path that does not exist or is not a directory.",
+                    mc.source_range or mc.decl_range,
+                )
+            )
+            continue
+        mod, mdiags = load_module(directory)
+        diags.extend(mdiags)
+        child = Config(mod, path, node, mc)
+        node.children[name] = child
+        _load_children(child, root_dir, manifest, diags)
+
+
+def load_config(root_dir: str) -> tuple[Config, Diagnostics]:
+    """The whole configuration rooted at `root_dir`."""
+    mod, diags = load_module(root_dir)
+    root = Config(mod)
+    _load_children(root, root_dir, _manifest(root_dir), diags)
+    return root, diags

@@ -1,0 +1,147 @@
+"""`provisioner` and `connection` blocks inside managed resources."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.configs.exprs import expr_as_keyword, variables
+from engine.configs.refs import parse_ref
+from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, partial_content
+from engine.diags import Diagnostics, error
+from engine.hcl.ast import Attribute, Block, Body, Expr
+from engine.hcl.source import Range
+
+PROVISIONER_SCHEMA = BodySchema(
+    attributes=(AttrSchema("when"), AttrSchema("on_failure")),
+    blocks=(BlockSchema("connection"), BlockSchema("lifecycle")),
+)
+
+WHEN_CREATE = "create"
+WHEN_DESTROY = "destroy"
+ON_FAILURE_FAIL = "fail"
+ON_FAILURE_CONTINUE = "continue"
+
+_REMOVED = ("chef", "habitat", "puppet", "salt-masterless")
+
+
+@dataclass(slots=True)
+class Connection:
+    """A `connection` block: its body is evaluated later, with the provisioner's schema."""
+
+    config: Body
+    decl_range: Range
+
+
+@dataclass(slots=True)
+class Provisioner:
+    """A provisioner: type label, unevaluated config body, when / on_failure and connection."""
+
+    type: str
+    config: Body
+    decl_range: Range
+    type_range: Range
+    when: str = WHEN_CREATE
+    on_failure: str = ON_FAILURE_FAIL
+    connection: Connection | None = None
+
+
+_SELF_DETAIL = (
+    "Destroy-time provisioners and their connection configurations may only reference "
+    "attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n"
+    "References to other resources during the destroy phase can cause dependency cycles and "
+    "interact poorly with create_before_destroy."
+)
+
+
+def _body_exprs(body: Body) -> list[Expr]:
+    out: list[Expr] = [a.expr for a in body.attributes.values()]
+    for b in body.blocks:
+        out.extend(_body_exprs(b.body))
+    return out
+
+
+def only_self_refs(body: Body) -> Diagnostics:
+    """Errors for references other than self, count.index and each.key in a destroy-time
+    provisioner or its connection."""
+    diags = Diagnostics()
+    for expr in _body_exprs(body):
+        for t in variables(expr):
+            ref, _ = parse_ref(t)
+            if ref is None:
+                continue
+            ok = ref.kind == "self" or (ref.kind == "count" and ref.name == "index") or (
+                ref.kind == "each" and ref.name == "key"
+            )
+            if not ok:
+                diags.append(
+                    error("Invalid reference from destroy provisioner", _SELF_DETAIL, t[0].range.to(t[-1].range))
+                )
+    return diags
+
+
+def _keyword(attr: Attribute, allowed: tuple[str, str], diags: Diagnostics) -> str | None:
+    kw = expr_as_keyword(attr.expr)
+    if kw in allowed:
+        return kw
+    diags.append(
+        error(
+            f'Invalid "{attr.name}" keyword',
+            f'The "{attr.name}" argument requires one of the following keywords: '
+            f"{allowed[0]} or {allowed[1]}.",
+            attr.expr.range,
+        )
+    )
+    return None
+
+
+def decode_provisioner_block(block: Block) -> tuple[Provisioner | None, Diagnostics]:
+    """Decode `provisioner "type" { ... }`; its other arguments stay in `config`."""
+    got, remain, diags = partial_content(block.body, PROVISIONER_SCHEMA, block)
+    pv = Provisioner(block.labels[0], remain, block.def_range, block.label_ranges[0])
+    if pv.type in _REMOVED:
+        diags.append(
+            error(
+                "Invalid provisioner block",
+                f'The "{pv.type}" provisioner has been removed from Terraform. Use a different '
+                "provisioner or manage the software with a tool of its own.",
+                block.label_ranges[0],
+            )
+        )
+        return None, diags
+    a = got.attributes
+    if "when" in a:
+        kw = _keyword(a["when"], (WHEN_CREATE, WHEN_DESTROY), diags)
+        if kw:
+            pv.when = kw
+    if "on_failure" in a:
+        kw = _keyword(a["on_failure"], (ON_FAILURE_CONTINUE, ON_FAILURE_FAIL), diags)
+        if kw:
+            pv.on_failure = kw
+    seen: Block | None = None
+    for blk in got.blocks:
+        if blk.type == "connection":
+            if seen is not None:
+                diags.append(
+                    error(
+                        "Duplicate connection block",
+                        f"This provisioner already has a connection block at {seen.def_range}.",
+                        blk.def_range,
+                    )
+                )
+                continue
+            seen = blk
+            pv.connection = Connection(blk.body, blk.def_range)
+        else:
+            diags.append(
+                error(
+                    "Reserved block type name in provisioner block",
+                    f'The block type name "{blk.type}" is reserved for use by Terraform in a '
+                    "future version.",
+                    blk.type_range,
+                )
+            )
+    if pv.when == WHEN_DESTROY:
+        diags.extend(only_self_refs(pv.config))
+        if pv.connection is not None:
+            diags.extend(only_self_refs(pv.connection.config))
+    return pv, diags

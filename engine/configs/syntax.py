@@ -1,0 +1,255 @@
+"""Schema-driven decoding of a body, with HCL's own messages.
+
+This is HCL's `Body.Content` / `PartialContent` / `JustAttributes` over our syntax tree: a
+`BodySchema` names the arguments and block types a body may contain; decoding returns the
+matching attributes and blocks, plus the diagnostics HCL gives for unsupported arguments,
+unsupported block types, missing required arguments and wrong label counts.
+
+Bodies that come from `.tf.json` files hold only attributes (JSON properties); a property
+whose name is a block type in the schema is turned into blocks with the parser's
+`attribute_as_blocks`, and unexpected properties get the JSON syntax's message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.diags import Diagnostics, error
+from engine.hcl.ast import Attribute, Block, Body
+from engine.hcl.source import Range
+
+
+@dataclass(frozen=True, slots=True)
+class AttrSchema:
+    name: str
+    required: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BlockSchema:
+    type: str
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BodySchema:
+    attributes: tuple[AttrSchema, ...] = ()
+    blocks: tuple[BlockSchema, ...] = ()
+
+    def without_required(self) -> BodySchema:
+        """The same schema with nothing required (what override files are decoded with)."""
+        return BodySchema(tuple(AttrSchema(a.name) for a in self.attributes), self.blocks)
+
+
+@dataclass(slots=True)
+class BodyContent:
+    """The schema-matching part of a body: attributes by name, blocks in source order."""
+
+    attributes: dict[str, Attribute] = field(default_factory=dict)
+    blocks: list[Block] = field(default_factory=list)
+    missing_item_range: Range | None = None
+
+
+def is_json_body(body: Body) -> bool:
+    """Whether this body came from a JSON file (`.tf.json`, `.tfvars.json`)."""
+    return body.range.file.filename.endswith(".json")
+
+
+def missing_item_range(body: Body, block: Block | None = None) -> Range:
+    """Where HCL points "Missing required argument": a zero-width range at the start of the
+    body (the opening brace of a block, or the start of a file)."""
+    if block is not None:
+        start = block.open_brace_range.start_offset
+        return Range(block.open_brace_range.file, start, start)
+    return Range(body.range.file, body.range.start_offset, body.range.start_offset)
+
+
+# ------------------------------------------------------------------------------ suggestions
+def _levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def name_suggestion(given: str, suggestions: list[str]) -> str:
+    """HCL's "did you mean": the first candidate within edit distance 2, else ""."""
+    for s in suggestions:
+        if _levenshtein(given, s) < 3:
+            return s
+    return ""
+
+
+# ---------------------------------------------------------------------------------- decoding
+def _json_blocks(
+    attr: Attribute, schema: BlockSchema, diags: Diagnostics
+) -> list[Block]:
+    from engine.hcl.json_syntax import attribute_as_blocks
+
+    blocks, bdiags = attribute_as_blocks(attr, schema.type, len(schema.labels))
+    diags.extend(bdiags)
+    return list(blocks)
+
+
+def _check_labels(block: Block, schema: BlockSchema, diags: Diagnostics) -> bool:
+    names = schema.labels
+    ctx = block.type_range.to(block.open_brace_range)
+    if len(block.labels) > len(names):
+        if not names:
+            diags.append(
+                error(
+                    f"Extraneous label for {block.type}",
+                    f"No labels are expected for {block.type} blocks.",
+                    block.label_ranges[0],
+                    ctx,
+                )
+            )
+        else:
+            diags.append(
+                error(
+                    f"Extraneous label for {block.type}",
+                    f"Only {len(names)} labels ({', '.join(names)}) are expected for "
+                    f"{block.type} blocks.",
+                    block.label_ranges[len(names)],
+                    ctx,
+                )
+            )
+        return False
+    if len(block.labels) < len(names):
+        diags.append(
+            error(
+                f"Missing {names[len(block.labels)]} for {block.type}",
+                f"All {block.type} blocks must have {len(names)} labels ({', '.join(names)}).",
+                block.open_brace_range,
+                ctx,
+            )
+        )
+        return False
+    return True
+
+
+def partial_content(
+    body: Body, schema: BodySchema, block: Block | None = None
+) -> tuple[BodyContent, Body, Diagnostics]:
+    """Decode what `schema` names; return it, the rest of the body, and diagnostics about
+    missing required arguments and bad labels. `block` is the block owning `body`, used to
+    place "Missing required argument" at its opening brace."""
+    diags = Diagnostics()
+    content = BodyContent(missing_item_range=missing_item_range(body, block))
+    json = is_json_body(body)
+    for a in schema.attributes:
+        attr = body.attributes.get(a.name)
+        if attr is None:
+            if a.required:
+                diags.append(
+                    error(
+                        "Missing required argument",
+                        f'The argument "{a.name}" is required, but no definition was found.',
+                        content.missing_item_range,
+                    )
+                )
+            continue
+        content.attributes[a.name] = attr
+    wanted = {b.type: b for b in schema.blocks}
+    if json:
+        for name, attr in body.attributes.items():
+            bs = wanted.get(name)
+            if bs is None or name in content.attributes:
+                continue
+            content.blocks.extend(_json_blocks(attr, bs, diags))
+        remain_attrs = {
+            k: v for k, v in body.attributes.items() if k not in content.attributes and k not in wanted
+        }
+        remain_blocks = list(body.blocks)
+    else:
+        for blk in body.blocks:
+            bs = wanted.get(blk.type)
+            if bs is None:
+                continue
+            if _check_labels(blk, bs, diags):
+                content.blocks.append(blk)
+        remain_attrs = {k: v for k, v in body.attributes.items() if k not in content.attributes}
+        remain_blocks = [b for b in body.blocks if b.type not in wanted]
+    remain = Body(remain_attrs, remain_blocks, body.range, body.end_range)
+    return content, remain, diags
+
+
+def content(body: Body, schema: BodySchema, block: Block | None = None) -> tuple[BodyContent, Diagnostics]:
+    """Decode `body` fully against `schema`: anything the schema does not name is an error
+    ("Unsupported argument", "Unsupported block type"; JSON: "Extraneous JSON object
+    property")."""
+    got, remain, diags = partial_content(body, schema, block)
+    json = is_json_body(body)
+    block_types = [b.type for b in schema.blocks]
+    for name, attr in remain.attributes.items():
+        if json:
+            if name == "//":
+                continue
+            cands = [a.name for a in schema.attributes] + block_types
+            sugg = name_suggestion(name, cands)
+            detail = f'No argument or block type is named "{name}".'
+            if sugg:
+                detail += f' Did you mean "{sugg}"?'
+            diags.append(error("Extraneous JSON object property", detail, attr.name_range))
+            continue
+        cands = [a.name for a in schema.attributes if a.name not in got.attributes]
+        sugg = name_suggestion(name, cands)
+        if sugg:
+            hint = f' Did you mean "{sugg}"?'
+        elif name in block_types:
+            hint = f' Did you mean to define a block of type "{name}"?'
+        else:
+            hint = ""
+        diags.append(
+            error(
+                "Unsupported argument",
+                f'An argument named "{name}" is not expected here.{hint}',
+                attr.name_range,
+            )
+        )
+    for blk in remain.blocks:
+        sugg = name_suggestion(blk.type, block_types)
+        if sugg:
+            hint = f' Did you mean "{sugg}"?'
+        elif any(a.name == blk.type for a in schema.attributes):
+            hint = (
+                f' Did you mean to define argument "{blk.type}"? If so, use the equals sign to '
+                "assign it a value."
+            )
+        else:
+            hint = ""
+        diags.append(
+            error(
+                "Unsupported block type",
+                f'Blocks of type "{blk.type}" are not expected here.{hint}',
+                blk.type_range,
+            )
+        )
+    return got, diags
+
+
+def just_attributes(body: Body) -> tuple[dict[str, Attribute], Diagnostics]:
+    """All arguments of a body that must contain no blocks (`locals`, `.tfvars`)."""
+    diags = Diagnostics()
+    if body.blocks:
+        ex = body.blocks[0]
+        diags.append(error(f'Unexpected "{ex.type}" block', "Blocks are not allowed here.", ex.type_range))
+    attrs = dict(body.attributes)
+    if is_json_body(body):
+        attrs.pop("//", None)
+    return attrs, diags
+
+
+def merged_body(first: Body, second: Body) -> Body:
+    """Two bodies seen as one (the `_` escaping block merged into a resource's config)."""
+    attrs = dict(first.attributes)
+    attrs.update(second.attributes)
+    return Body(attrs, [*first.blocks, *second.blocks], first.range, first.end_range)
+
+
+def find_blocks(body: Body, block_type: str) -> list[Block]:
+    """Blocks of one type directly in `body` (native syntax), e.g. `dynamic` blocks."""
+    return [b for b in body.blocks if b.type == block_type]

@@ -1,0 +1,104 @@
+"""The `terraform { ... }` block: required_version, required_providers, backend, cloud,
+provider_meta, experiments, and OpenTofu-style `encryption` (kept as a raw body)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.configs.exprs import expr_as_keyword, expr_list
+from engine.configs.providers import RequiredProvider, decode_required_providers_block
+from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
+from engine.configs.versions import VersionConstraint, decode_version_constraint
+from engine.diags import Diagnostics, error
+from engine.hcl.ast import Block, Body
+from engine.hcl.source import Range
+
+TERRAFORM_SCHEMA = BodySchema(
+    (AttrSchema("required_version"), AttrSchema("experiments"), AttrSchema("language")),
+    (
+        BlockSchema("backend", ("type",)),
+        BlockSchema("cloud"),
+        BlockSchema("required_providers"),
+        BlockSchema("provider_meta", ("provider",)),
+        BlockSchema("encryption"),
+    ),
+)
+
+
+@dataclass(slots=True)
+class Backend:
+    """A `backend "type" { ... }` (or `cloud { ... }`, type "cloud") with its raw config."""
+
+    type: str
+    config: Body
+    decl_range: Range
+    type_range: Range
+
+
+@dataclass(slots=True)
+class RawBlock:
+    """A block kept unevaluated for a later stage (encryption, provider_meta)."""
+
+    body: Body
+    decl_range: Range
+    label: str = ""
+
+
+@dataclass(slots=True)
+class TerraformSettings:
+    """What one `terraform` block contributed."""
+
+    required_versions: list[VersionConstraint] = field(default_factory=list)
+    required_providers: list[tuple[list[RequiredProvider], Range]] = field(default_factory=list)
+    backends: list[Backend] = field(default_factory=list)
+    clouds: list[Backend] = field(default_factory=list)
+    provider_metas: list[RawBlock] = field(default_factory=list)
+    encryptions: list[RawBlock] = field(default_factory=list)
+
+
+def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics]:
+    got, diags = content(block.body, TERRAFORM_SCHEMA, block)
+    out = TerraformSettings()
+    a = got.attributes
+    if "required_version" in a:
+        vc, d = decode_version_constraint(a["required_version"])
+        diags.extend(d)
+        if vc is not None:
+            out.required_versions.append(vc)
+    if "experiments" in a:
+        exprs, d = expr_list(a["experiments"].expr)
+        diags.extend(d)
+        for e in exprs:
+            kw = expr_as_keyword(e)
+            diags.append(
+                error(
+                    "Unknown experiment keyword",
+                    f'There is no current experiment with the keyword "{kw or e.range.text()}".',
+                    e.range,
+                )
+            )
+    if "language" in a:
+        kw = expr_as_keyword(a["language"].expr)
+        if kw != "TF2021":
+            diags.append(
+                error(
+                    "Invalid language edition",
+                    "The language argument expects a bare language edition keyword. Terraform "
+                    "1.11 supports only language edition TF2021, which is the default.",
+                    a["language"].expr.range,
+                )
+            )
+    for blk in got.blocks:
+        if blk.type == "backend":
+            out.backends.append(Backend(blk.labels[0], blk.body, blk.def_range, blk.label_ranges[0]))
+        elif blk.type == "cloud":
+            out.clouds.append(Backend("cloud", blk.body, blk.def_range, blk.type_range))
+        elif blk.type == "required_providers":
+            reqs, d = decode_required_providers_block(blk)
+            diags.extend(d)
+            out.required_providers.append((reqs, blk.def_range))
+        elif blk.type == "provider_meta":
+            out.provider_metas.append(RawBlock(blk.body, blk.def_range, blk.labels[0]))
+        else:
+            out.encryptions.append(RawBlock(blk.body, blk.def_range))
+    return out, diags
