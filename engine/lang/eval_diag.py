@@ -9,9 +9,6 @@ values compactly; unknown and sensitive values only when the error is caused by 
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-
 from engine.diags import Diagnostic, ExpressionValue, error
 from engine.hcl import ast as A
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex, TraverseRoot
@@ -20,6 +17,8 @@ from engine.lang.context import EvalContext
 from engine.lang.eval_traversal import traverse_abs
 from engine.lang.references import references
 from engine.values import BOOL, DYNAMIC, NUMBER, STRING, UNKNOWN, Value
+from engine.values.format import go_quote
+from engine.values.numbers import format_g10
 
 
 def diag(
@@ -96,9 +95,9 @@ def compact_value(val: Value) -> str:
     if t == BOOL:
         return "true" if v else "false"
     if t == NUMBER:
-        return _number_g10(v)
+        return format_g10(v)
     if t == STRING:
-        return json.dumps(v, ensure_ascii=False)
+        return go_quote(v)
     if isinstance(v, list):
         name = t.friendly_name()
         if not v:
@@ -118,12 +117,6 @@ def compact_value(val: Value) -> str:
             return f'object with 1 attribute "{next(iter(v))}"'
         return f"object with {len(v)} attributes"
     return t.friendly_name()
-
-
-def _number_g10(n: int | Fraction) -> str:
-    if isinstance(n, int) and abs(n) < 10**10:
-        return str(n)
-    return format(float(n), ".10g")
 
 
 def traversal_text(traversal: Traversal) -> str:
