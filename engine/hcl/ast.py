@@ -414,3 +414,4 @@ class File:
     body: Body
     source: SourceFile
     comments: list[Comment] = field(default_factory=list)
+    is_json: bool = False

@@ -68,11 +68,12 @@ _SELF: dict[str, int] = {
 
 # Main mode. Group numbers are used for dispatch (m.lastindex), so keep them in this order.
 _MAIN = re.compile(
-    r"([ \t]+)"  # 1 spaces
+    r"[ \t]*(?:"  # leading spaces are skipped as part of the next token's match
+    r"(\r?\n)"  # 1 newline
     r"|([0-9](?:(?:[0-9.]|[eE][+-]?[0-9])*(?:[0-9]|[eE][+-]?[0-9]))?)"  # 2 number
     r"|([^\W\d][\w-]*)"  # 3 identifier
     r"|(#[^\n]*\n?|//[^\n]*\n?|/\*[\s\S]*?\*/)"  # 4 comment
-    r"|(\r?\n)"  # 5 newline
+    r"|(\r?\n)"  # 5 never matches (newlines are group 1); keeps the numbering
     r"|(<<-?[^\W\d][\w-]*\r?\n)"  # 6 heredoc introducer
     r"|(==|!=|>=|<=|&&|\|\||::|\.\.\.|=>|[\[\]().,*/%+\-=<>!?:&|^;`'])"  # 7 operators
     r"|(\{)"  # 8
@@ -80,7 +81,8 @@ _MAIN = re.compile(
     r"|(~\})"  # 10
     r"|(\")"  # 11
     r"|(~)"  # 12
-    r"|([\s\S])",  # 13 anything else
+    r"|([\s\S])"  # 13 anything else
+    r")",
 )
 
 # Inside a quoted template.
@@ -124,15 +126,15 @@ class Tokens:
         return len(self.kinds)
 
 
-def lex(file: SourceFile, mode: int = MODE_NORMAL) -> Tokens:
-    """Scan the whole file into tokens, always ending with one EOF token."""
+def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -1) -> Tokens:
+    """Scan the file (or text[start:stop]) into tokens, always ending with one EOF token."""
     text = file.text
     kinds: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
     kapp, sapp, eapp = kinds.append, starts.append, ends.append
-    n = len(text)
-    pos = 1 if text.startswith("\ufeff") else 0
+    n = stop if stop >= 0 else len(text)
+    pos = start + 1 if text.startswith("\ufeff", start) else start
 
     # Stack of scanner states: ("m",) main, ("q",) quoted, ("h", marker, [start_of_line]),
     # ("b",) bare template. `ret_braces` holds the brace depth at which a `}` returns from
@@ -158,21 +160,19 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL) -> Tokens:
         state = stack[-1]
         st = state[0]
         if st == "m":
-            m = main_match(text, pos)
-            assert m is not None
+            m = main_match(text, pos, n)
+            if m is None:  # only spaces remain
+                break
             g = m.lastindex
             end = m.end()
-            if g == 1:
-                pos = end
-                continue
-            if g == 2:
-                kapp(NUMBER_LIT)
-            elif g == 3:
+            if g == 3:
                 kapp(IDENT)
             elif g == 7:
                 kapp(self_kinds[m.group(7)])
-            elif g == 5:
+            elif g == 1:
                 kapp(NEWLINE)
+            elif g == 2:
+                kapp(NUMBER_LIT)
             elif g == 4:
                 kapp(COMMENT)
             elif g == 8:
@@ -203,11 +203,11 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL) -> Tokens:
                 c = m.group(13)
                 o = ord(c)
                 kapp(BAD_UTF8 if 0xD800 <= o <= 0xDFFF or c == "\ufffd" else INVALID)
-            sapp(pos)
+            sapp(m.start(g))
             eapp(end)
             pos = end
         elif st == "q":
-            m = quoted_match(text, pos)
+            m = quoted_match(text, pos, n)
             assert m is not None
             g = m.lastindex
             end = m.end()
@@ -238,7 +238,7 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL) -> Tokens:
             eapp(end)
             pos = end
         else:
-            m = line_match(text, pos)
+            m = line_match(text, pos, n)
             assert m is not None
             g = m.lastindex
             end = m.end()

@@ -8,6 +8,8 @@ function here returns what it could parse plus diagnostics; none raises on bad i
 
 from __future__ import annotations
 
+import gc
+
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Comment, Expr, File
 from engine.hcl.lexer import (
@@ -421,12 +423,20 @@ def parse_file(text: str, filename: str) -> tuple[File, Diagnostics]:
 
     Never raises for bad input: returns the partial tree and error diagnostics."""
     source = SourceFile(filename, text)
-    tokens = lex(source)
-    diags: list[Diagnostic] = list(check_invalid_tokens(tokens))
-    parser = Parser(tokens)
-    body = parser.parse_body(EOF)
-    diags.extend(parser.diags)
-    file = File(body, source, _comments(source, tokens.kinds, tokens.starts, tokens.ends))
+    # The parse allocates hundreds of thousands of small objects and frees none of them:
+    # cyclic garbage collection passes during it would only rescan them, so pause it.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        tokens = lex(source)
+        diags: list[Diagnostic] = list(check_invalid_tokens(tokens))
+        parser = Parser(tokens)
+        body = parser.parse_body(EOF)
+        diags.extend(parser.diags)
+        file = File(body, source, _comments(source, tokens.kinds, tokens.starts, tokens.ends))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     from engine.hcl.context import register_file
 
     register_file(file)
