@@ -12,6 +12,7 @@ callback, `optional(t, default)` is refused as in HCL's TypeConstraint (no defau
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.diags.diagnostic import Diagnostic, Diagnostics, error
@@ -25,6 +26,7 @@ from engine.hcl.ast import (
     TupleConsExpr,
 )
 from engine.hcl.source import Range
+from engine.values.format import go_quote
 from engine.values.types import (
     BOOL,
     DYNAMIC,
@@ -235,6 +237,24 @@ def _object(
 
 
 def type_string(t: Type) -> str:
-    """The type as Terraform prints it in messages (typeexpr.TypeString): `list(string)`,
-    `object({a=number})`, `any`; optional attributes as `optional(...)`."""
-    return t.type_expr()
+    """The type as HCL's typeexpr.TypeString writes it: `list(string)`, `any`,
+    `object({a=number,b=optional(string)})`, `tuple([string,number])` (no spaces)."""
+    if t == DYNAMIC:
+        return "any"
+    if isinstance(t, (ListType, SetType, MapType)):
+        return f"{t.kind}({type_string(t.element)})"
+    if isinstance(t, TupleType):
+        return "tuple([" + ",".join(type_string(e) for e in t.elements) + "])"
+    if isinstance(t, ObjectType):
+        parts = []
+        for name in sorted(t.attrs):
+            label = name if _IDENT.match(name) else go_quote(name)
+            inner = type_string(t.attrs[name])
+            if name in t.optional:
+                inner = f"optional({inner})"
+            parts.append(f"{label}={inner}")
+        return "object({" + ",".join(parts) + "})"
+    return t.friendly_name()
+
+
+_IDENT = re.compile(r"[^\W\d][\w-]*\Z")
