@@ -184,7 +184,7 @@ class Block:
                 out[n] = Value(empty, [] if b.nesting is Nesting.LIST else {})
             else:
                 out[n] = Value(t, {} if b.nesting is Nesting.MAP else [])
-        return Value(self.implied_type(), out)
+        return Value(self.implied_type(), dict(sorted(out.items())))
 
     def with_attributes(self, values: Mapping[str, Value]) -> Value:
         """An object conforming to this block's type: `values` for the named attributes (they
@@ -196,7 +196,8 @@ class Block:
             if n not in merged:
                 raise KeyError(f"no attribute {n!r} in schema")
             merged[n] = v
-        return Value(ObjectType({k: e.type for k, e in merged.items()}), merged)
+        ordered = dict(sorted(merged.items()))
+        return Value(ObjectType({k: e.type for k, e in ordered.items()}), ordered)
 
     def attribute_at(self, path: AttributePath) -> Attribute | None:
         """The attribute the path names, walking through nested blocks and nested attribute

@@ -114,8 +114,6 @@ class LoadedOutputs:
 
 # (backend config as {name: Value}, workspace, working directory) -> outputs and diagnostics
 StateReader = Callable[[dict[str, Value], str, str], tuple[LoadedOutputs, Diagnostics]]
-# a backend's config attribute names, checked before its reader runs
-BackendSchema = frozenset[str]
 
 
 def _invalid_config(backend: str, msg: str) -> Diagnostics:
@@ -131,11 +129,11 @@ def _invalid_config(backend: str, msg: str) -> Diagnostics:
 
 
 def _coerce_strings(
-    backend: str, cfg: Value, names: BackendSchema
+    backend: str, cfg: Value, names: frozenset[str]
 ) -> tuple[dict[str, Value] | None, Diagnostics]:
     """`cfg` (null, object or map) as {attribute: string Value}; errors worded as cty's."""
     if cfg.is_null:
-        return {}, Diagnostics()
+        return {name: Value(STRING, None) for name in names}, Diagnostics()
     if not isinstance(cfg.type, (ObjectType, MapType)) or not isinstance(cfg.v, dict):
         return None, _invalid_config(backend, "an object is required")
     for name in sorted(cfg.v):
@@ -159,27 +157,31 @@ def _coerce_strings(
     return out, Diagnostics()
 
 
-def read_local(
-    cfg: dict[str, Value], workspace: str, workdir: str
-) -> tuple[LoadedOutputs, Diagnostics]:
-    """The local backend: validate `path`/`workspace_dir`, then read that state file."""
-    from engine.states.statefile import read_state
-
+def prepare_local(cfg: dict[str, Value]) -> Diagnostics:
+    """The local backend's checks: `path` and `workspace_dir` must not be empty strings."""
     diags = Diagnostics()
-    path_v, wsdir_v = cfg["path"], cfg["workspace_dir"]
-    if path_v.v == "":
+    if cfg["path"].v == "":
         diags.append(
             error("Invalid local state file path", 'The "path" attribute value must not be empty.')
         )
-    if wsdir_v.v == "":
+    if cfg["workspace_dir"].v == "":
         diags.append(
             error(
                 "Invalid local workspace directory path",
                 'The "workspace_dir" attribute value must not be empty.',
             )
         )
-    if diags.has_errors:
-        return LoadedOutputs(None), diags
+    return diags
+
+
+def read_local(
+    cfg: dict[str, Value], workspace: str, workdir: str
+) -> tuple[LoadedOutputs, Diagnostics]:
+    """The local backend: read the workspace's state file; None when it does not exist."""
+    from engine.states.statefile import read_state
+
+    diags = Diagnostics()
+    path_v, wsdir_v = cfg["path"], cfg["workspace_dir"]
     if workspace == DEFAULT_WORKSPACE:
         path = path_v.v if isinstance(path_v.v, str) else "terraform.tfstate"
     else:
@@ -205,10 +207,17 @@ def read_local(
     return LoadedOutputs({k: o.value for k, o in sf.state.outputs.items()}), diags
 
 
-LOCAL_BACKEND: tuple[BackendSchema, StateReader] = (
-    frozenset({"path", "workspace_dir"}),
-    read_local,
-)
+@dataclass(frozen=True, slots=True)
+class Backend:
+    """A backend usable by the data source: its config attribute names (all strings), its
+    config checks, and its state reader."""
+
+    attributes: frozenset[str]
+    prepare: Callable[[dict[str, Value]], Diagnostics]
+    read: StateReader
+
+
+LOCAL_BACKEND = Backend(frozenset({"path", "workspace_dir"}), prepare_local, read_local)
 
 
 class RemoteStateSource:
@@ -217,7 +226,7 @@ class RemoteStateSource:
     def __init__(
         self,
         working_dir: str | None = None,
-        backends: Mapping[str, tuple[BackendSchema, StateReader]] | None = None,
+        backends: Mapping[str, Backend] | None = None,
     ) -> None:
         self.working_dir = working_dir
         self.backends = dict(backends) if backends is not None else {"local": LOCAL_BACKEND}
@@ -242,11 +251,14 @@ class RemoteStateSource:
                     )
                 ]
             )
-        names, reader = self.backends[backend]
-        conf, diags = _coerce_strings(backend, cfg.v["config"], names)
+        chosen = self.backends[backend]
+        conf, diags = _coerce_strings(backend, cfg.v["config"], chosen.attributes)
         if conf is None:
             return None, diags
-        return (backend, conf, reader), diags
+        diags.extend(chosen.prepare(conf))
+        if diags.has_errors:
+            return None, diags
+        return (backend, conf, chosen.read), diags
 
     def validate(
         self, req: ValidateDataResourceConfigRequest
@@ -317,11 +329,11 @@ class RemoteStateSource:
                 )
             )
             new["outputs"] = Value(EMPTY_OBJECT, {})
-            resp.state = object_(new)
+            resp.state = object_(dict(sorted(new.items())))
             return resp
         outputs.update(loaded.outputs)
-        new["outputs"] = object_(outputs)
-        resp.state = object_(new)
+        new["outputs"] = object_(dict(sorted(outputs.items())))
+        resp.state = object_(dict(sorted(new.items())))
         return resp
 
 
