@@ -259,11 +259,12 @@ def valid_identifier(name: str) -> bool:
     return all(c.isalnum() or c in "_-" for c in name[1:])
 
 
-def variables(expr: ast.Expr) -> list[Traversal]:
-    """Every absolute traversal in an expression, as hcl's `Variables()` (names bound by a
-    for-expression inside it are not included); splat/relative sources are walked."""
+def variables(expr: ast.Expr, bound: frozenset[str] = frozenset()) -> list[Traversal]:
+    """Every absolute traversal in an expression, in source order, as hcl's `Variables()`:
+    names bound by a for-expression inside it, or listed in `bound` (a `dynamic` block's
+    iterator), are not included; splat/relative sources are walked."""
     out: list[Traversal] = []
-    _collect_vars(expr, frozenset(), out)
+    _collect_vars(expr, bound, out)
     return out
 
 

@@ -121,16 +121,13 @@ def decode_variable_type(expr: Expr) -> tuple[Type, str, Diagnostics]:
 
 
 def _type_constraint(expr: Expr) -> tuple[Type, Diagnostics]:
-    """The values package's type-constraint reader (a local stand-in until it exists), with
-    optional-attribute defaults evaluated statically."""
-    try:
-        from engine.values.typeexpr import type_constraint_from_expr
-    except ImportError:
-        from engine.configs.typeexpr_standin import type_constraint_from_expr
+    """The values package's type-constraint reader, optional-attribute defaults evaluated
+    statically (no variables, no functions)."""
+    from engine.values.typeexpr import type_constraint_from_expr
 
-    def eval_default(e: Expr) -> Value:
-        val, _ = static_value(e)
-        return val if val is not None else NULL_DYNAMIC
+    def eval_default(e: Expr) -> tuple[Value, Diagnostics]:
+        val, d = static_value(e)
+        return (val if val is not None else NULL_DYNAMIC), d
 
     return type_constraint_from_expr(expr, eval_default)
 
