@@ -45,6 +45,21 @@ def conforms(have: Type, want: Type) -> bool:
     return False
 
 
+def has_wholly_known_type(v: Value) -> bool:
+    """cty's HasWhollyKnownType: no unknown of a type involving DYNAMIC anywhere inside
+    (nulls count as known, whatever their type)."""
+    p = v.v
+    if p is None:
+        return True
+    if p is UNKNOWN:
+        return not v.type.has_dynamic()
+    if isinstance(p, list):
+        return all(has_wholly_known_type(e) for e in p)
+    if isinstance(p, dict):
+        return all(has_wholly_known_type(e) for e in p.values())
+    return True
+
+
 def equals(a: Value, b: Value) -> Value:
     """`a == b` as a bool Value (possibly unknown, possibly marked)."""
     if a.marks or b.marks:
@@ -65,7 +80,7 @@ def equals(a: Value, b: Value) -> Value:
         return TRUE
     if a.v is None or b.v is None:
         return FALSE
-    if a.type.has_dynamic() or b.type.has_dynamic():
+    if not has_wholly_known_type(a) or not has_wholly_known_type(b):
         if not conforms(a.type, b.type) and not conforms(b.type, a.type):
             return FALSE
         return _UNKNOWN_BOOL

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from engine.values.numbers import format_number, parse_number
+from engine.values.numbers import format_number, normalize, parse_number
 from engine.values.types import (
     BOOL,
     DYNAMIC,
@@ -29,6 +29,8 @@ from engine.values.types import (
     type_from_json,
 )
 from engine.values.value import UNKNOWN, Value
+
+_LIMIT = 1 << 512
 
 
 class JSONNumber(str):
@@ -51,7 +53,7 @@ def value_to_json(v: Value) -> Any:
         return None
     t = v.type
     if t == NUMBER:
-        if isinstance(p, int):
+        if isinstance(p, int) and -_LIMIT < p < _LIMIT:
             return p
         if isinstance(p, float) and math.isinf(p):
             raise JSONError("cannot serialize infinity as JSON")
@@ -103,7 +105,7 @@ def _write(obj: Any, out: list[str], indent: int | None, level: int) -> None:
     elif isinstance(obj, str):
         out.append(_escape_string(obj))
     elif isinstance(obj, int):
-        out.append(str(obj))
+        out.append(str(obj) if -_LIMIT < obj < _LIMIT else format_number(obj))
     elif isinstance(obj, (float, Fraction)):
         if isinstance(obj, float) and not math.isfinite(obj):
             raise JSONError("cannot serialize infinity as JSON")
@@ -176,15 +178,13 @@ def _number(data: Any, path: str) -> Value:
     if isinstance(data, bool):
         raise JSONError(f"{path}number value is required")
     if isinstance(data, int):
-        return Value(NUMBER, data)
+        return Value(NUMBER, data if -_LIMIT < data < _LIMIT else normalize(data))
     if isinstance(data, (JSONNumber, str)):
         try:
             return Value(NUMBER, parse_number(str(data)))
         except ValueError:
             raise JSONError(f"{path}a number is required") from None
     if isinstance(data, (float, Fraction)):
-        from engine.values.numbers import normalize
-
         return Value(NUMBER, normalize(data))
     raise JSONError(f"{path}number value is required")
 
