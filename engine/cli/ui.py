@@ -7,8 +7,10 @@ Error diagnostics go to stderr and warnings to stdout, as Terraform sends them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
+import textwrap
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -29,6 +31,21 @@ _CODES = {
     "light_gray": "37",
 }
 _TAG = re.compile(r"\[(" + "|".join(_CODES) + r")\]")
+
+
+def wrap_detail(detail: str, width: int) -> str:
+    """Word-wrap a diagnostic's detail as Terraform does: each line that does not start with
+    a space is wrapped at `width`; indented (preformatted) lines are left alone."""
+    out: list[str] = []
+    for line in detail.split("\n"):
+        if not line or line.startswith(" ") or len(line) <= width:
+            out.append(line)
+            continue
+        out.extend(
+            textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
+            or [line]
+        )
+    return "\n".join(out)
 
 
 def colorize(text: str, color: bool) -> str:
@@ -72,6 +89,9 @@ class Ui:
     def diagnostics(self, diags: Iterable[Diagnostic]) -> None:
         """Render each diagnostic, errors to stderr, warnings to stdout."""
         for diag in diags:
+            width = 75 if self.color else 77
+            if diag.detail:
+                diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, width))
             text = render_diagnostic(diag, color=self.color, box=self.color)
             if not self.color:
                 text = text.rstrip("\n") + "\n"

@@ -139,9 +139,11 @@ class ModuleInstance:
 
 
 def _child_module_path(parent_path: str, call: Any, child_config: Any) -> str:
-    """`path.module` of a local child module: its source directory relative to the root."""
-    source = getattr(call, "source_addr", None) or getattr(call, "source", None)
-    source = getattr(source, "raw", source)
-    if isinstance(source, str) and source.startswith(("./", "../")):
-        return os.path.normpath(os.path.join(parent_path, source))
-    return str(getattr(child_config, "path", parent_path))
+    """`path.module` of a child module: its source directory relative to the root module."""
+    root = getattr(child_config, "root", None)
+    child_dir = getattr(child_config, "source_dir", None)
+    root_dir = getattr(root, "source_dir", None) if root is not None else None
+    if isinstance(child_dir, str) and isinstance(root_dir, str):
+        return os.path.relpath(child_dir, root_dir)
+    source = getattr(call, "source", "")
+    return os.path.normpath(os.path.join(parent_path, source))

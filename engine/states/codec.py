@@ -1,38 +1,52 @@
 """Output values to and from the JSON data stored in a state file.
 
 The value model's JSON codec (`engine.values.json`) does the work, with cty's JSON rules
-and exact numbers; this module only adapts it to the decoded-JSON form `gojson` writes
-(numbers as `RawNumber`) so that a value's digits survive a round trip unchanged.
+and exact numbers; this module only adapts it to the decoded-JSON form `gojson` writes and
+reads (every number a `RawNumber`, its exact text), so a value's digits survive a round trip.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.states import gojson
+from engine.states.gojson import RawNumber
 from engine.values import Type, Value
+from engine.values.json import JSONNumber, value_from_json, value_to_json
+
+
+def _to_raw(data: Any) -> Any:
+    if isinstance(data, bool) or data is None:
+        return data
+    if isinstance(data, int):
+        return RawNumber(str(data))
+    if isinstance(data, JSONNumber):
+        return RawNumber(str(data))
+    if isinstance(data, list):
+        return [_to_raw(e) for e in data]
+    if isinstance(data, dict):
+        return {k: _to_raw(e) for k, e in data.items()}
+    return data
+
+
+def _from_raw(data: Any) -> Any:
+    if isinstance(data, RawNumber):
+        return JSONNumber(str(data))
+    if isinstance(data, list):
+        return [_from_raw(e) for e in data]
+    if isinstance(data, dict):
+        return {k: _from_raw(e) for k, e in data.items()}
+    return data
 
 
 def encode_value(value: Value) -> Any:
-    """`value` (unmarked, wholly known) as decoded JSON data with exact numbers."""
-    from engine.values.json import value_to_json
-
+    """`value` (wholly known; marks ignored) as decoded JSON data with exact numbers."""
     plain, _ = value.unmark_deep()
-    return gojson.loads(_as_text(value_to_json(plain)))
+    return _to_raw(value_to_json(plain))
 
 
 def decode_value(data: Any, type_: Type) -> Value:
-    """The value of type `type_` that JSON `data` (as `gojson.loads` gives it) encodes."""
-    from engine.values.json import value_from_json
+    """The value of type `type_` that JSON `data` (as `gojson.loads` gives it) encodes.
 
-    return value_from_json(gojson.dumps(data, indent=None), type_)
-
-
-def _as_text(encoded: Any) -> str:
-    if isinstance(encoded, bytes):
-        return encoded.decode("utf-8")
-    if isinstance(encoded, str):
-        return encoded
-    from engine.values.json import dumps
-
-    return str(dumps(encoded))
+    Raises the value codec's error (a ValueError) when the data does not fit the type.
+    """
+    return value_from_json(_from_raw(data), type_)

@@ -1,0 +1,97 @@
+"""`plan` and `apply` for configurations without resources.
+
+Exit codes as Terraform: 0 success, 1 error; `plan -detailed-exitcode` gives 2 when there
+are changes. `apply` asks "Enter a value:" unless `-auto-approve`, and only `yes` goes on.
+"""
+
+from __future__ import annotations
+
+from engine.cli.args import FlagSet
+from engine.cli.meta import Meta
+from engine.cli.operation import new_state as state_after
+from engine.cli.operation import prepare, render_apply_summary, render_plan
+from engine.diags import error
+
+APPROVAL_PROMPT = (
+    "\n[reset][bold]Do you want to perform these actions?[reset]\n"
+    "  Terraform will perform the actions described above.\n"
+    "  Only 'yes' will be accepted to approve.\n"
+)
+
+
+def _operation_flags() -> FlagSet:
+    fs = FlagSet()
+    fs.multi("var").multi("var-file")
+    fs.boolean("input", True).boolean("lock", True).text("lock-timeout", "0s")
+    fs.boolean("refresh", True).integer("parallelism", 10).boolean("compact-warnings")
+    return fs
+
+
+def run_plan(meta: Meta, args: list[str]) -> int:
+    fs = _operation_flags().boolean("detailed-exitcode")
+    rest = meta.parse_flags("plan", fs, args)
+    if rest is None:
+        return 1
+    if rest:
+        meta.ui.diagnostics(
+            [
+                error(
+                    "Too many command line arguments",
+                    "To specify a working directory for the plan, use the global -chdir flag.",
+                )
+            ]
+        )
+        meta.ui.err("\nFor more help on using this command, run:\n  terraform plan -help")
+        return 1
+    prep = prepare(meta, fs.ordered)
+    if prep is None:
+        return 1
+    render_plan(meta, prep, closing_note=True)
+    if prep.diags.has_errors:
+        return 1
+    if fs.get("detailed-exitcode") and prep.changed:
+        return 2
+    return 0
+
+
+def run_apply(meta: Meta, args: list[str]) -> int:
+    fs = _operation_flags().boolean("auto-approve")
+    fs.text("state").text("state-out").text("backup")
+    rest = meta.parse_flags("apply", fs, args)
+    if rest is None:
+        return 1
+    if rest:
+        meta.ui.diagnostics(
+            [
+                error(
+                    "Saved plan files are not supported yet",
+                    "This version of groundplan applies the current configuration only; "
+                    "run apply without a plan file.",
+                )
+            ]
+        )
+        return 1
+    prep = prepare(meta, fs.ordered)
+    if prep is None:
+        return 1
+    render_plan(meta, prep, closing_note=False)
+    if prep.diags.has_errors:
+        return 1
+    if prep.changed and not fs.get("auto-approve"):
+        meta.ui.out(APPROVAL_PROMPT)
+        answer = None if not fs.get("input") else meta.ui.ask(
+            "  " + ("[bold]Enter a value:[reset] " if meta.ui.color else "Enter a value: ")
+        )
+        if answer is None:
+            meta.ui.out("")
+            meta.ui.diagnostics([error("error asking for approval: EOF")])
+            return 1
+        if answer.strip() != "yes":
+            meta.ui.out("\nApply cancelled.")
+            return 1
+    sf, diags = prep.state.write(state_after(prep))
+    meta.ui.diagnostics(diags)
+    if diags.has_errors or sf is None:
+        return 1
+    render_apply_summary(meta, sf.state.outputs)
+    return 0

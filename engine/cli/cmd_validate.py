@@ -1,0 +1,65 @@
+"""`validate`: load the configuration and evaluate it with unknown inputs.
+
+`-json` prints Terraform's validate JSON (format_version "1.0", valid, error_count,
+warning_count, diagnostics with range and snippet); otherwise "Success! The configuration
+is valid." or the diagnostics. Exit 0 when valid, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cli.args import FlagSet
+from engine.cli.meta import Meta
+from engine.core import evaluate_root
+from engine.diags import Diagnostic, Diagnostics, to_json
+from engine.states import gojson
+
+
+def validate_config(meta: Meta) -> Diagnostics:
+    """Every problem `validate` reports for the configuration in the working directory."""
+    config, diags = meta.load_config()
+    if diags.has_errors or config is None:
+        return diags
+    _, more = evaluate_root(config, {}, meta.cwd, for_validation=True)
+    diags.extend(_dedupe(diags, more))
+    return diags
+
+
+def _key(d: Diagnostic) -> tuple[Any, ...]:
+    rng = d.subject
+    where = (rng.filename, rng.start_offset, rng.end_offset) if rng is not None else None
+    return (d.severity, d.summary, where)
+
+
+def _dedupe(have: Diagnostics, more: Diagnostics) -> list[Diagnostic]:
+    seen = {_key(d) for d in have}
+    out = []
+    for d in more:
+        if _key(d) not in seen:
+            seen.add(_key(d))
+            out.append(d)
+    return out
+
+
+def run_validate(meta: Meta, args: list[str]) -> int:
+    fs = FlagSet().boolean("json")
+    rest = meta.parse_flags("validate", fs, args)
+    if rest is None:
+        return 1
+    diags = validate_config(meta)
+    if fs.get("json"):
+        doc = {
+            "format_version": "1.0",
+            "valid": not diags.has_errors,
+            "error_count": len(diags.errors),
+            "warning_count": len(diags.warnings),
+            "diagnostics": [to_json(d) for d in diags],
+        }
+        meta.ui.raw(gojson.dumps(doc) + "\n")
+        return 1 if diags.has_errors else 0
+    meta.ui.diagnostics(diags)
+    if diags.has_errors:
+        return 1
+    meta.ui.out("[green][bold]Success![reset] The configuration is valid.\n")
+    return 0

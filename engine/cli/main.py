@@ -1,0 +1,138 @@
+"""The `groundplan` command line: global options, dispatch, and the crash guard.
+
+`main(argv)` returns the process exit code as Terraform would: 0 success, 1 error, 2 for
+`plan -detailed-exitcode` with changes, 127 for a missing command. Global options come
+before the command: `-chdir=DIR`, `-help`, `-version`. No Python traceback reaches the
+user: an internal error prints a short crash message and exits 1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+
+from engine.cli.cmd_console import run_console
+from engine.cli.cmd_init import run_init
+from engine.cli.cmd_output import run_output
+from engine.cli.cmd_plan_apply import run_apply, run_plan
+from engine.cli.cmd_show import run_show
+from engine.cli.cmd_validate import run_validate
+from engine.cli.cmd_version import run_version
+from engine.cli.meta import Meta
+from engine.cli.ui import Ui
+
+Command = Callable[[Meta, list[str]], int]
+
+COMMANDS: dict[str, tuple[Command, str]] = {
+    "init": (run_init, "Prepare your working directory for other commands"),
+    "validate": (run_validate, "Check whether the configuration is valid"),
+    "plan": (run_plan, "Show changes required by the current configuration"),
+    "apply": (run_apply, "Create or update infrastructure"),
+    "console": (run_console, "Try Terraform expressions at an interactive command prompt"),
+    "output": (run_output, "Show output values from your root module"),
+    "show": (run_show, "Show the current state or a saved plan"),
+    "version": (run_version, "Show the current Terraform version"),
+}
+
+
+def usage() -> str:
+    lines = [
+        "Usage: groundplan [global options] <subcommand> [args]",
+        "",
+        "The available commands for execution are listed below.",
+        "",
+        "Main commands:",
+    ]
+    for name, (_, help_text) in COMMANDS.items():
+        lines.append(f"  {name:<13}{help_text}")
+    lines += [
+        "",
+        "Global options (use these before the subcommand, if any):",
+        "  -chdir=DIR    Switch to a different working directory before executing the",
+        "                given subcommand.",
+        "  -help         Show this help output, or the help for a specified subcommand.",
+        "  -version      An alias for the \"version\" subcommand.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _wants_color(argv: list[str]) -> bool:
+    return not any(a in ("-no-color", "--no-color") for a in argv)
+
+
+def run(argv: list[str], ui: Ui) -> int:
+    """Parse the global options and run the command (exceptions propagate)."""
+    args = list(argv)
+    chdir: str | None = None
+    while args and args[0].startswith("-"):
+        opt = args[0].lstrip("-")
+        if opt.startswith("chdir="):
+            chdir = opt.split("=", 1)[1]
+        elif opt == "chdir" and len(args) > 1:
+            chdir = args[1]
+            args.pop(0)
+        elif opt in ("help", "h"):
+            ui.raw(usage())
+            return 0
+        elif opt in ("version", "v"):
+            args = ["version", *args[1:]]
+            break
+        else:
+            ui.err(f"Unknown global option: {args[0]}")
+            return 1
+        args.pop(0)
+    if chdir is not None:
+        try:
+            os.chdir(chdir)
+        except OSError as exc:
+            ui.err(f"Error handling -chdir option: chdir {chdir}: {(exc.strerror or str(exc)).lower()}")
+            return 1
+    if not args:
+        ui.err(usage())
+        return 127
+    name, rest = args[0], args[1:]
+    entry = COMMANDS.get(name)
+    if entry is None:
+        ui.err(
+            f'Terraform has no command named "{name}".\n\n'
+            "To see all of Terraform's top-level commands, run:\n  terraform -help\n"
+        )
+        return 1
+    if any(a in ("-help", "-h", "--help") for a in rest):
+        ui.raw(f"Usage: groundplan [global options] {name} [options]\n\n  {entry[1]}.\n")
+        return 0
+    return entry[0](Meta(ui), rest)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The console-script entry point."""
+    if argv is None:
+        argv = sys.argv[1:]
+    ui = Ui(color=_wants_color(argv))
+    if not ui.color:
+        # Terraform takes -no-color out of the arguments wherever it appears.
+        argv = [a for a in argv if a not in ("-no-color", "--no-color")]
+    try:
+        return run(argv, ui)
+    except KeyboardInterrupt:
+        ui.err("\nInterrupted.")
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:
+        frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        where = f" ({os.path.basename(frame.filename)}:{frame.lineno})" if frame else ""
+        ui.err(
+            "\ngroundplan crashed! This is always a bug in groundplan, not in your "
+            f"configuration.\n\n  {type(exc).__name__}: {exc}{where}\n\n"
+            "Set GROUNDPLAN_TRACEBACK=1 to see the full traceback."
+        )
+        if os.environ.get("GROUNDPLAN_TRACEBACK"):
+            traceback.print_exc()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

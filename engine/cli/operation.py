@@ -1,0 +1,159 @@
+"""The plan/apply core for configurations without resources.
+
+`prepare` loads the configuration, collects the root input values, reads the local state
+and evaluates the root outputs; the result knows which outputs change. Rendering the plan
+and the apply summary lives here too, since `plan` and `apply` print the same texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cli.meta import Meta
+from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
+from engine.core import OutputResult, evaluate_root
+from engine.diags import Diagnostics
+from engine.states import LocalState, OutputValue, State, StateFile
+from engine.states.codec import encode_value
+from engine.values import Value
+
+SEPARATOR = "─" * 77
+
+APPLY_HINT = (
+    "You can apply this plan to save these new output values to the Terraform\n"
+    "state, without changing any real infrastructure."
+)
+NO_CHANGES_HEAD = (
+    "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the "
+    "configuration.[reset]\n\n"
+)
+NO_CHANGES = (
+    "Terraform has compared your real infrastructure against your configuration\n"
+    "and found no differences, so no changes are needed."
+)
+NO_OUT_NOTE = (
+    "\nNote: You didn't use the -out option to save this plan, so Terraform can't\n"
+    'guarantee to take exactly these actions if you run "terraform apply" now.'
+)
+
+# Errors found while evaluating (not while loading): Terraform still shows the partial plan.
+_PLAN_TIME_ERRORS = frozenset(
+    {"Invalid value for variable", "Module output value precondition failed"}
+)
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A planned run: what the outputs were, what they will be, and what went wrong."""
+
+    state: LocalState
+    prior: StateFile | None
+    results: dict[str, OutputResult] = field(default_factory=dict)
+    diffs: list[OutputDiff] = field(default_factory=list)
+    diags: Diagnostics = field(default_factory=Diagnostics)
+
+    @property
+    def changed(self) -> bool:
+        return has_changes(self.diffs)
+
+    def show_partial_plan(self) -> bool:
+        """Whether, despite errors, the plan so far is worth printing."""
+        return all(d.summary in _PLAN_TIME_ERRORS for d in self.diags.errors)
+
+
+def _json_of(value: Value) -> Any:
+    plain, _ = value.unmark_deep()
+    if plain.is_null:
+        return None
+    return encode_value(plain)
+
+
+def prepare(meta: Meta, ordered_vars: list[tuple[str, str]]) -> Prepared | None:
+    """Load, collect variables, read state, evaluate; None (errors printed) if loading fails."""
+    config, diags = meta.load_config()
+    if diags.has_errors or config is None:
+        meta.ui.diagnostics(diags)
+        return None
+    values, more = meta.collect_variables(config, ordered_vars)
+    diags.extend(more)
+    if diags.has_errors:
+        meta.ui.diagnostics(diags)
+        return None
+    state = meta.local_state()
+    prior, more = state.read()
+    diags.extend(more)
+    if diags.has_errors:
+        meta.ui.diagnostics(diags)
+        return None
+    results, more = evaluate_root(config, values, meta.cwd)
+    diags.extend(more)
+    prep = Prepared(state, prior, results, diags=diags)
+    before = prior.state.outputs if prior is not None else {}
+    names = set(before) | set(results) | set(config.module.outputs)
+    for name in sorted(names):
+        in_config = name in config.module.outputs
+        if in_config and name not in results:
+            continue  # failed to evaluate: reported as an error, not as a change
+        d = OutputDiff(name)
+        if name in before:
+            d.before = _json_of(before[name].value)
+            d.before_sensitive = before[name].sensitive
+        if name in results:
+            d.after = _json_of(results[name].value)
+            d.after_sensitive = results[name].sensitive
+        d.__post_init__()
+        prep.diffs.append(d)
+    return prep
+
+
+def render_plan(meta: Meta, prep: Prepared, closing_note: bool) -> None:
+    """The plan as Terraform prints it: changes (or "No changes."), then the hint texts."""
+    ui = meta.ui
+    if prep.diags.has_errors:
+        if prep.show_partial_plan() and prep.changed:
+            ui.out("\n" + render_output_changes(prep.diffs) + "\n" + APPLY_HINT)
+        ui.diagnostics(prep.diags)
+        return
+    if not prep.changed:
+        ui.out(NO_CHANGES_HEAD, newline=False)
+        ui.out(NO_CHANGES)
+        ui.diagnostics(prep.diags)
+        return
+    ui.out("\n" + render_output_changes(prep.diffs) + "\n" + APPLY_HINT)
+    ui.diagnostics(prep.diags)
+    if closing_note and not meta.in_automation:
+        ui.out("[dark_gray]\n" + SEPARATOR)
+        ui.out(NO_OUT_NOTE)
+
+
+def new_state(prep: Prepared) -> State:
+    """The state after applying: the evaluated root outputs (null ones are not stored)."""
+    prior = prep.prior.state if prep.prior is not None else State()
+    outputs: dict[str, OutputValue] = {}
+    for name, res in sorted(prep.results.items()):
+        plain, _ = res.value.unmark_deep()
+        if plain.is_null:
+            continue
+        outputs[name] = OutputValue(plain, res.sensitive)
+    return State(outputs=outputs, resources=prior.resources, check_results=prior.check_results)
+
+
+def render_apply_summary(meta: Meta, outputs: dict[str, OutputValue]) -> None:
+    """"Apply complete!" and the "Outputs:" list."""
+    from engine.values.format import format_value
+
+    ui = meta.ui
+    ui.out(
+        "[reset][bold][green]\nApply complete! Resources: 0 added, 0 changed, 0 destroyed.\n",
+        newline=False,
+    )
+    if not outputs:
+        return
+    ui.out("[reset][bold][green]\nOutputs:\n\n", newline=False)
+    lines = []
+    for name in sorted(outputs):
+        ov = outputs[name]
+        text = "<sensitive>" if ov.sensitive else format_value(ov.value)
+        lines.append(f"{name} = {text}")
+    ui.raw("\n".join(lines) + "\n")
