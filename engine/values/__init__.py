@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.values.compare import equals
 from engine.values.convert import (
     ConversionError,
     can_convert,
@@ -11,6 +12,7 @@ from engine.values.convert import (
     without_optional_deep,
 )
 from engine.values.format import format_value, go_quote
+from engine.values.json import dumps, implied_type, value_from_json, value_to_json
 from engine.values.numbers import NumberError, format_number, normalize, parse_number
 from engine.values.sets import canonical_set_elements
 from engine.values.types import (
@@ -62,5 +64,6 @@ __all__ = [
     "ConversionError", "NumberError", "can_convert", "canonical_set_elements", "convert",
     "format_number", "format_value", "friendly_name_for_constraint", "get_conversion",
     "go_quote", "normalize", "parse_number", "unify", "unify_unsafe", "unify_values",
-    "without_optional_deep",
+    "without_optional_deep", "equals", "dumps", "implied_type", "value_from_json",
+    "value_to_json",
 ]
