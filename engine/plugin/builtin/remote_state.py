@@ -9,8 +9,8 @@ them); output values are not marked sensitive, as in Terraform.
 
 Backends: "local" (`path`, default "terraform.tfstate"; non-default workspaces live at
 `<workspace_dir or terraform.tfstate.d>/<name>/terraform.tfstate`), relative paths resolved
-against the provider's working directory. Other backends can be plugged in through
-`StateReader`s keyed by backend name.
+against the provider's working directory. Other backends can be plugged in as
+`Backend`s keyed by backend name.
 """
 
 from __future__ import annotations

@@ -179,7 +179,12 @@ def test_stop_before_walk_runs_nothing() -> None:
 def test_cyclic_graph_is_not_walked() -> None:
     g = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
     ran: list[str] = []
-    res = walk(g, lambda n: ran.append(n) or Diagnostics())
+
+    def record(n: str) -> Diagnostics:
+        ran.append(n)
+        return Diagnostics()
+
+    res = walk(g, record)
     assert ran == []
     assert [d.summary for d in res.diagnostics] == ["Cycle: a, b"]
 
