@@ -7,21 +7,23 @@ type there.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 
-class Type:
+class Type(ABC):
     """Base of all types."""
 
     __slots__ = ("_hash",)
 
+    @abstractmethod
     def friendly_name(self) -> str:
-        raise NotImplementedError(type(self).__name__)
+        """cty's FriendlyName: `string`, `list of number`, `object`."""
 
+    @abstractmethod
     def to_json(self) -> Any:
         """Terraform's JSON type notation (`"string"`, `["list","string"]`, ...)."""
-        raise NotImplementedError(type(self).__name__)
 
     # helpers used everywhere
     @property
@@ -43,9 +45,9 @@ class Type:
     def __repr__(self) -> str:
         return self.type_expr()
 
+    @abstractmethod
     def type_expr(self) -> str:
         """The type as Terraform's type-constraint syntax writes it (`list(string)`)."""
-        raise NotImplementedError(type(self).__name__)
 
 
 class PrimitiveType(Type):
