@@ -10,7 +10,7 @@ function through `engine.lang.functions.base.call`. Every failure becomes HCL's 
 
 from __future__ import annotations
 
-from engine.diags import Diagnostic
+from engine.diags import Diagnostic, ExpressionValue
 from engine.hcl import ast as A
 from engine.lang.context import EvalContext
 from engine.lang.eval_core import DISPATCH, NO_DIAGS, Result, ev, has_errors
@@ -51,14 +51,24 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
     if fn is None:
         assert d is not None
         return UNKNOWN_DYNAMIC, (d,)
+    own: list[Diagnostic] = []
+    val, diags = _call_function(e, ctx, fn, own)
+    if not own:
+        return val, diags
+    marked = {id(x) for x in own}
+    return val, [_with_call(x, fn) if id(x) in marked else x for x in diags]
+
+
+def _call_function(
+    e: A.FunctionCallExpr, ctx: EvalContext, fn: Function, own: list[Diagnostic]
+) -> Result:
+    """Call `fn`; diagnostics about the call itself are also recorded in `own`."""
     params = fn.params
     var_param = fn.var_param
     lazy: LazyImpl | None = fn.extra.get("lazy")  # type: ignore[assignment]
     diags: list[Diagnostic] = []
 
-    # Argument slots: the expression each argument came from, and its value if already known.
     exprs: list[A.Expr] = list(e.args)
-    given: list[Value | None] = [None] * len(exprs)
     if e.expand_final and exprs:
         expand_expr = exprs[-1]
         ev_val, ed = ev(expand_expr, ctx)
@@ -68,7 +78,9 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
         t = ev_val.type
         if t == DYNAMIC or isinstance(t, (TupleType, ListType, SetType)):
             if ev_val.v is None:
-                diags.append(
+                _own(
+                    diags,
+                    own,
                     diag(
                         "Invalid expanding argument value",
                         "The expanding argument (indicated by ...) must not be null.",
@@ -76,18 +88,21 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
                         e.range,
                         expand_expr,
                         ctx,
-                    )
+                    ),
                 )
                 return UNKNOWN_DYNAMIC, diags
             if t == DYNAMIC or ev_val.v is UNKNOWN:
                 return UNKNOWN_DYNAMIC, diags or NO_DIAGS
             marks = ev_val.marks
             elems = [x.with_marks(marks) if marks else x for x in ev_val.v]
-            exprs = exprs[:-1] + [expand_expr] * len(elems)
-            given = given[:-1] + list(elems)
+            # As HCL does, each element becomes a literal argument spanning the expansion.
+            rng = expand_expr.range
+            exprs = exprs[:-1] + [A.LiteralValueExpr(x, rng) for x in elems]
             lazy = None
         else:
-            diags.append(
+            _own(
+                diags,
+                own,
                 diag(
                     "Invalid expanding argument value",
                     "The expanding argument (indicated by ...) must be of a tuple, list, or set "
@@ -96,14 +111,16 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
                     e.range,
                     expand_expr,
                     ctx,
-                )
+                ),
             )
             return UNKNOWN_DYNAMIC, diags
 
     if len(exprs) < len(params):
         qual = " at least" if var_param is not None else ""
         missing = params[len(exprs)].name
-        diags.append(
+        _own(
+            diags,
+            own,
             diag(
                 "Not enough function arguments",
                 f'Function "{e.name}" expects{qual} {len(params)} argument(s). Missing value for '
@@ -112,11 +129,13 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
                 e.range,
                 e,
                 ctx,
-            )
+            ),
         )
         return UNKNOWN_DYNAMIC, diags
     if var_param is None and len(exprs) > len(params):
-        diags.append(
+        _own(
+            diags,
+            own,
             diag(
                 "Too many function arguments",
                 f'Function "{e.name}" expects only {len(params)} argument(s).',
@@ -124,7 +143,7 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
                 e.range,
                 e,
                 ctx,
-            )
+            ),
         )
         return UNKNOWN_DYNAMIC, diags
 
@@ -132,25 +151,21 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
         try:
             return lazy(exprs, ctx, ev), diags or NO_DIAGS
         except FunctionError as exc:
-            diags.append(_call_failed(e, ctx, exc.message))
+            _own(diags, own, _call_failed(e, ctx, exc.message))
             return UNKNOWN_DYNAMIC, diags
 
     args: list[Value] = []
     for i, arg_expr in enumerate(exprs):
         param = params[i] if i < len(params) else var_param
         assert param is not None
-        pre = given[i]
-        if pre is None:
-            val, ad = ev(arg_expr, ctx)
-            if ad:
-                diags.extend(ad)
-        else:
-            val = pre
+        val, ad = ev(arg_expr, ctx)
+        if ad:
+            diags.extend(ad)
         if param.type != DYNAMIC:
             try:
                 val = convert(val, param.type)
             except ConversionFailed as exc:
-                diags.append(_invalid_arg(e, ctx, arg_expr, param, exc.message))
+                _own(diags, own, _invalid_arg(e, ctx, arg_expr, param, exc.message))
         args.append(val)
     if has_errors(diags):
         return UNKNOWN_DYNAMIC, diags
@@ -159,14 +174,16 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
         result = call(fn, args, plan_phase=ctx.plan_phase)
     except FunctionError as exc:
         if exc.arg_index is None:
-            diags.append(_call_failed(e, ctx, exc.message))
+            _own(diags, own, _call_failed(e, ctx, exc.message))
         else:
             i = exc.arg_index
             param = params[i] if i < len(params) else var_param
             if param is not None and i < len(exprs):
-                diags.append(_invalid_arg(e, ctx, exprs[i], param, exc.message))
+                _own(diags, own, _invalid_arg(e, ctx, exprs[i], param, exc.message))
             elif param is not None:
-                diags.append(
+                _own(
+                    diags,
+                    own,
                     diag(
                         "Invalid function argument",
                         f'Invalid value for "{param.name}" parameter: {exc.message}.',
@@ -174,16 +191,37 @@ def _call(e: A.FunctionCallExpr, ctx: EvalContext) -> Result:
                         None,
                         e,
                         ctx,
-                    )
+                    ),
                 )
             else:
-                diags.append(_call_failed(e, ctx, exc.message))
+                _own(diags, own, _call_failed(e, ctx, exc.message))
         return UNKNOWN_DYNAMIC, diags
     except (ArithmeticError, ValueError, TypeError, KeyError, IndexError) as exc:
         # A defect inside a function implementation still reaches the user as a diagnostic.
-        diags.append(_call_failed(e, ctx, f"internal error: {exc}"))
+        _own(diags, own, _call_failed(e, ctx, f"internal error: {exc}"))
         return UNKNOWN_DYNAMIC, diags
     return result, diags or NO_DIAGS
+
+
+def _own(diags: list[Diagnostic], own: list[Diagnostic], d: Diagnostic) -> None:
+    diags.append(d)
+    own.append(d)
+
+
+def signature(fn: Function) -> str:
+    """The call signature Terraform shows after "while calling": `join(separator, lists...)`."""
+    names = [p.name for p in fn.params]
+    if fn.var_param is not None:
+        names.append(fn.var_param.name + "...")
+    return f"{fn.name}({', '.join(names)})"
+
+
+def _with_call(d: Diagnostic, fn: Function) -> Diagnostic:
+    """`d` with Terraform's "while calling f(params)" line ahead of its value lines."""
+    line = ExpressionValue("while calling", signature(fn))
+    return Diagnostic(
+        d.severity, d.summary, d.detail, d.subject, d.context, (line, *d.values), d.extra
+    )
 
 
 def _invalid_arg(

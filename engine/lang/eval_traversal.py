@@ -138,9 +138,11 @@ def index(coll: Value, key: Value, rng: Range | None) -> tuple[Value, Diagnostic
         if 0 <= i < len(items):
             found = items[i]
             return (found.with_marks(marks) if marks else found), None
+        # HCL only specializes the message when index - length <= 0, which (past the
+        # bounds check) means exactly index == length; larger indexes get the generic text.
         if i < 0:
             detail = f"{_NO_ELEMENT}: a negative number is not a valid index for a sequence."
-        elif coll.marks:
+        elif coll.marks or i > len(items):
             detail = _NO_ELEMENT + "."
         elif not items:
             detail = f"{_NO_ELEMENT}: the collection has no elements."
