@@ -11,11 +11,17 @@ from engine.diags import Diagnostic, Diagnostics
 from engine.hcl import parse_expression
 from engine.hcl.ast import Expr
 from engine.lang import EvalContext, evaluate
-from engine.lang.functions import function_table
+from engine.lang.functions import collections, conversion, encoding, numeric, strings
+from engine.lang.functions.base import Function
 from engine.values import NUMBER, STRING, ListType, Value, number, object_, string, unknown
 from engine.values.format import format_value
 
-_FUNCS = function_table(".")
+# The module-independent built-ins (the filesystem ones need a module directory).
+_FUNCS: dict[str, Function] = {
+    fn.name: fn
+    for mod in (strings, collections, numeric, encoding, conversion)
+    for fn in mod.FUNCTIONS
+}
 
 
 def parse(src: str) -> Expr:
