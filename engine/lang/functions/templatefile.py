@@ -1,0 +1,106 @@
+"""The `templatefile` function: render a file of the module as a template with given variables.
+
+The file is read as `file` reads it, parsed with `engine.hcl.parse_template` (named by the path
+as given) and evaluated with `engine.lang.evaluate` in a scope holding only the `vars` map and
+the module's functions; `templatefile` itself is replaced by a function that refuses to run, so
+a template cannot include itself. Errors read as Terraform's: reference checks name the missing
+key and where it is used, template diagnostics are flattened as HCL's `Diagnostics.Error()`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from engine.lang.functions.base import Function, FunctionError, Param
+from engine.lang.functions.encoding import go_quote
+from engine.values import DYNAMIC, STRING, MapType, ObjectType, Type, Value
+
+_IDENT = re.compile(r"[^\W\d-][\w-]*")
+
+
+def valid_identifier(name: str) -> bool:
+    """Whether `name` is an HCL identifier (letter or `_`, then letters, digits, `_`, `-`)."""
+    return bool(_IDENT.fullmatch(name))
+
+
+def diagnostics_error(diags: Any) -> str:
+    """HCL's `Diagnostics.Error()`: `<range>: <summary>; <detail>` for the first error."""
+    errors = [d for d in diags if d.is_error] or list(diags)
+    if not errors:
+        return "no diagnostics"
+    first = errors[0]
+    subject = str(first.subject) if first.subject is not None else "<nil>"
+    text = f"{subject}: {first.summary}; {first.detail}"
+    if len(errors) > 1:
+        text += f", and {len(errors) - 1} other diagnostic(s)"
+    return text
+
+
+def _recursion_guard(args: Sequence[Value]) -> Type:
+    raise FunctionError("cannot recursively call templatefile from inside another template function")
+
+
+def _never(args: Sequence[Value], ret: Type) -> Value:
+    raise FunctionError("cannot recursively call templatefile from inside another template function")
+
+
+_PARAMS = (Param("path", STRING, allow_marked=True), Param("vars", DYNAMIC))
+_GUARD = Function("templatefile", _PARAMS, _never, _recursion_guard)
+
+
+def make_templatefile(base_dir: str, file_fn: Function) -> Function:
+    """`templatefile` for a module at `base_dir`; `file_fn` is that module's `file` function."""
+
+    def load(path: Value) -> Any:
+        from engine.hcl.parser import parse_template
+
+        text = file_fn.impl([path], STRING)
+        expr, diags = parse_template(str(text.v), str(path.unmark()[0].v))
+        if diags.has_errors:
+            raise FunctionError(diagnostics_error(diags))
+        return expr
+
+    def render(expr: Any, vars_val: Value) -> Value:
+        from engine.lang import EvalContext, evaluate, references
+        from engine.lang.functions import function_table
+
+        if not isinstance(vars_val.type, (MapType, ObjectType)):
+            raise FunctionError("invalid vars value: must be a map", 1)
+        variables: dict[str, Value] = dict(vars_val.v) if isinstance(vars_val.v, dict) else {}
+        for name in variables:
+            if not valid_identifier(name):
+                raise FunctionError(
+                    f"invalid template variable name {go_quote(name)}: must start with a "
+                    "letter, followed by zero or more letters, digits, and underscores",
+                    1,
+                )
+        for traversal, _rng in references(expr):
+            root = traversal[0]
+            if root.name not in variables:
+                raise FunctionError(
+                    f"vars map does not contain key {go_quote(root.name)}, "
+                    f"referenced at {root.range}",
+                    1,
+                )
+        functions = dict(function_table(base_dir))
+        functions["templatefile"] = _GUARD
+        val, diags = evaluate(expr, EvalContext(variables, functions))
+        if diags.has_errors:
+            raise FunctionError(diagnostics_error(diags))
+        return val
+
+    def _ret(args: Sequence[Value]) -> Type:
+        if not (args[0].is_known and args[1].is_known):
+            return DYNAMIC
+        return render(load(args[0]), args[1]).type
+
+    def _impl(args: Sequence[Value], ret: Type) -> Value:
+        _, marks = args[0].unmark()
+        return render(load(args[0]), args[1]).with_marks(marks)
+
+    return Function("templatefile", _PARAMS, _impl, _ret)
+
+
+
