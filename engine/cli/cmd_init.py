@@ -7,7 +7,9 @@ does.
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
@@ -23,6 +25,29 @@ NEXT_STEPS = (
     "rerun this command to reinitialize your working directory. If you forget, other\n"
     "commands will detect it and remind you to do so if necessary."
 )
+
+
+def module_manifest(config: Any, root_dir: str) -> dict[str, Any]:
+    """`.terraform/modules/modules.json` as Terraform writes it (local modules only)."""
+    records: list[dict[str, str]] = [{"Key": "", "Source": "", "Dir": "."}]
+
+    def walk(node: Any) -> None:
+        for name in sorted(node.children):
+            child = node.children[name]
+            rel = os.path.relpath(child.module.source_dir, root_dir)
+            source = child.call.source if child.call is not None else ""
+            records.append({"Key": ".".join(child.path), "Source": source, "Dir": rel})
+            walk(child)
+
+    walk(config)
+    return {"Modules": records}
+
+
+def write_manifest(config: Any, root_dir: str) -> None:
+    directory = os.path.join(root_dir, ".terraform", "modules")
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "modules.json"), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(module_manifest(config, root_dir), separators=(",", ":")))
 
 
 def run_init(meta: Meta, args: list[str]) -> int:
@@ -56,6 +81,8 @@ def run_init(meta: Meta, args: list[str]) -> int:
             ui.out(f"- {name} in {calls[name].source.removeprefix('./')}")
     try:
         os.makedirs(os.path.join(meta.cwd, ".terraform"), exist_ok=True)
+        if calls:
+            write_manifest(config, meta.cwd)
     except OSError as exc:
         ui.diagnostics([error("Failed to create the working directory", str(exc))])
         return 1

@@ -80,6 +80,11 @@ def prepare(meta: Meta, ordered_vars: list[tuple[str, str]]) -> Prepared | None:
     if diags.has_errors:
         meta.ui.diagnostics(diags)
         return None
+    # As Terraform, validate first (inputs unknown): static problems stop here.
+    _, more = evaluate_root(config, {}, meta.cwd, for_validation=True)
+    if more.has_errors:
+        meta.ui.diagnostics(more)
+        return None
     state = meta.local_state()
     prior, more = state.read()
     diags.extend(more)

@@ -17,6 +17,8 @@ from engine.hcl.source import Range
 from engine.values import BOOL, STRING, Value
 from engine.values.convert import ConversionError, convert
 
+PASS, FAIL, UNKNOWN, ERROR = "pass", "fail", "unknown", "error"
+
 Evaluator = Callable[[Expr], tuple[Value, Diagnostics]]
 
 
@@ -51,24 +53,20 @@ def check_rule(
     summary: str,
     subject: Range,
     detail_suffix: str = "",
-    value_expr: Expr | None = None,
-) -> Diagnostics:
-    """Evaluate one rule (`condition`, `error_message`); an error diagnostic if it fails.
-
-    `subject` is where a failure points; `value_expr`, when given, is the expression whose
-    references are listed with their values (defaults to the condition).
-    """
+) -> tuple[str, Diagnostics]:
+    """Evaluate one rule (`condition`, `error_message`): its status (PASS, FAIL, UNKNOWN or
+    ERROR) and, unless it passed or is unknown, an error diagnostic pointing at `subject`."""
     diags = Diagnostics()
     cond_expr: Expr | None = rule.condition
     if cond_expr is None:
-        return diags
+        return PASS, diags
     cond, more = evaluate(cond_expr)
     diags.extend(more)
     if more.has_errors:
-        return diags
+        return ERROR, diags
     cond_plain, _ = cond.unmark_deep()
     if not cond_plain.is_known:
-        return diags
+        return UNKNOWN, diags
     if cond_plain.is_null:
         diags.append(
             error(
@@ -77,7 +75,7 @@ def check_rule(
                 cond_expr.range,
             )
         )
-        return diags
+        return ERROR, diags
     try:
         as_bool = convert(cond_plain, BOOL)
     except ConversionError as exc:
@@ -88,9 +86,9 @@ def check_rule(
                 cond_expr.range,
             )
         )
-        return diags
+        return ERROR, diags
     if as_bool.v is True:
-        return diags
+        return PASS, diags
     message = ""
     if rule.error_message is not None:
         msg_val, more = evaluate(rule.error_message)
@@ -114,7 +112,7 @@ def check_rule(
                         rule.error_message.range,
                     )
                 )
-    values = expression_values(value_expr or cond_expr, evaluate)
+    values = expression_values(cond_expr, evaluate)
     diags.append(
         Diagnostic(
             severity=error("x").severity,
@@ -124,4 +122,4 @@ def check_rule(
             values=values,
         )
     )
-    return diags
+    return FAIL, diags

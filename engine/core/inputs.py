@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.conditions import check_rule
+from engine.core.conditions import ERROR, FAIL, check_rule
 from engine.diags import Diagnostics, error
 from engine.hcl.source import Range
 from engine.values import SENSITIVE, Value, null, unknown
@@ -61,19 +61,22 @@ def finalize_input(
 def validate_inputs(
     variables: dict[str, Any],
     evaluate: Any,
-) -> Diagnostics:
-    """Check every variable's validation rules with `evaluate` (the module's evaluator)."""
+) -> tuple[Diagnostics, list[str]]:
+    """Check every variable's validation rules with `evaluate` (the module's evaluator);
+    the diagnostics and the names of the variables that failed."""
     diags = Diagnostics()
+    failed: list[str] = []
     for name in variables:
         var = variables[name]
         for rule in var.validations:
-            diags.extend(
-                check_rule(
-                    rule,
-                    evaluate,
-                    "Invalid value for variable",
-                    var.decl_range,
-                    f"\n\nThis was checked by the validation rule at {rule.decl_range}.",
-                )
+            status, more = check_rule(
+                rule,
+                evaluate,
+                "Invalid value for variable",
+                var.decl_range,
+                f"\n\nThis was checked by the validation rule at {rule.decl_range}.",
             )
-    return diags
+            diags.extend(more)
+            if status in (FAIL, ERROR) and name not in failed:
+                failed.append(name)
+    return diags, failed

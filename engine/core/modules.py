@@ -14,7 +14,7 @@ from engine.core.inputs import finalize_input, validate_inputs
 from engine.core.outputs import OutputResult, evaluate_outputs
 from engine.core.scope import ModuleScope
 from engine.diags import Diagnostics, error
-from engine.values import UNKNOWN_DYNAMIC, Value, object_
+from engine.values import UNKNOWN_DYNAMIC, Value, object_, unknown
 
 # Arguments of a `module` block that are not input variables.
 META_ARGUMENTS = frozenset(
@@ -50,10 +50,18 @@ class ModuleInstance:
         self._children: dict[str, ModuleInstance] = {}
 
     def validate_inputs(self) -> Diagnostics:
-        """The variable validation rules of this module."""
+        """Check the variable validation rules of this module. A variable that fails takes
+        an unknown value from then on, as in Terraform, so its failure does not cascade."""
         if not self.check_conditions:
             return Diagnostics()
-        return validate_inputs(self.module.variables, self.scope.evaluate)
+        diags, failed = validate_inputs(self.module.variables, self.scope.evaluate)
+        if failed:
+            for name in failed:
+                old = self.scope.input_values[name]
+                var = self.module.variables[name]
+                self.scope.input_values[name] = unknown(var.type).with_marks(old.marks)
+            self.scope.reset()
+        return diags
 
     def outputs(self) -> tuple[dict[str, OutputResult], Diagnostics]:
         """Every output, evaluated (those that failed are left out, with diagnostics)."""

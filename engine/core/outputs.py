@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.conditions import check_rule
+from engine.core.conditions import UNKNOWN, check_rule
 from engine.core.scope import ModuleScope
 from engine.diags import Diagnostics, error
 from engine.values import SENSITIVE, Value
@@ -42,15 +42,18 @@ def evaluate_output(
     """Evaluate output `decl` in `scope`; None when it could not be evaluated."""
     diags = Diagnostics()
     if check_conditions:
+        statuses = []
         for rule in getattr(decl, "preconditions", []) or []:
-            more = check_rule(
+            status, more = check_rule(
                 rule,
                 scope.evaluate,
                 "Module output value precondition failed",
                 rule.condition.range if rule.condition is not None else decl.decl_range,
             )
+            statuses.append(status)
             diags.extend(more)
-        if diags.has_errors:
+        if diags.has_errors or UNKNOWN in statuses:
+            # A failed or not-yet-decidable precondition leaves the output without a value.
             return None, diags
     if decl.expr is None:
         return None, diags

@@ -63,6 +63,12 @@ class ModuleScope:
         self._var_object: Value | None = None
         self._reported: set[tuple[str, str]] = set()
 
+    def reset(self) -> None:
+        """Forget every memoised value (after the input values changed)."""
+        self._locals.clear()
+        self._modules.clear()
+        self._var_object = None
+
     # -- roots -------------------------------------------------------------------------
     def var_object(self) -> Value:
         if self._var_object is None:
