@@ -125,6 +125,7 @@ def _rsadecrypt(args: Sequence[Value], ret: Type) -> Value:
     data = key_text.encode("utf-8")
     if b"-----BEGIN" not in data:
         raise FunctionError("invalid private key: ssh: no key found", 1)
+    key: object
     try:
         if b"OPENSSH PRIVATE KEY" in data:
             key = serialization.load_ssh_private_key(data, password=None)

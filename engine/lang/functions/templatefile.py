@@ -63,6 +63,7 @@ def make_templatefile(base_dir: str, file_fn: Function) -> Function:
         return expr
 
     def render(expr: Any, vars_val: Value) -> Value:
+        from engine.hcl.ast import TraverseRoot
         from engine.lang import EvalContext, evaluate, references
         from engine.lang.functions import function_table
 
@@ -78,6 +79,8 @@ def make_templatefile(base_dir: str, file_fn: Function) -> Function:
                 )
         for traversal, _rng in references(expr):
             root = traversal[0]
+            if not isinstance(root, TraverseRoot):
+                continue
             if root.name not in variables:
                 raise FunctionError(
                     f"vars map does not contain key {go_quote(root.name)}, "
