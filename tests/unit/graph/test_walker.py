@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 
@@ -9,7 +10,7 @@ import networkx as nx
 
 from engine.diags import Diagnostics, error, warning
 from engine.graph.signals import StopController
-from engine.graph.walker import walk
+from engine.graph.walker import DEFAULT_PARALLELISM, walk
 
 
 def ok(_node: object) -> Diagnostics:
@@ -41,7 +42,8 @@ def test_dependencies_finish_before_dependents() -> None:
     assert res.failed == [] and res.skipped == [] and res.not_started == []
 
 
-def _max_concurrency(parallelism: int, width: int) -> int:
+def _max_concurrency(parallelism: int | None, width: int) -> int:
+    limit = parallelism or DEFAULT_PARALLELISM
     g = nx.DiGraph()
     g.add_nodes_from(range(width))
     current = 0
@@ -53,12 +55,17 @@ def _max_concurrency(parallelism: int, width: int) -> int:
         with lock:
             current += 1
             peak = max(peak, current)
-        time.sleep(0.02)
+        # hold the slot until the limit has been reached once (or 2 s), so a slow machine
+        # still shows the full parallelism
+        deadline = time.monotonic() + 2
+        while peak < limit and time.monotonic() < deadline:
+            time.sleep(0.002)
+        time.sleep(0.005)
         with lock:
             current -= 1
         return Diagnostics()
 
-    res = walk(g, busy, parallelism=parallelism)
+    res = walk(g, busy) if parallelism is None else walk(g, busy, parallelism=parallelism)
     assert res.ok and len(res.completed) == width
     return peak
 
@@ -67,27 +74,12 @@ def test_parallelism_limit_is_reached_and_never_exceeded() -> None:
     assert _max_concurrency(10, 40) == 10
     assert _max_concurrency(3, 20) == 3
     assert _max_concurrency(1, 5) == 1
+    assert _max_concurrency(None, 30) == 10  # the default
 
 
 def test_default_parallelism_is_ten() -> None:
-    g = nx.DiGraph()
-    g.add_nodes_from(range(30))
-    peak = 0
-    current = 0
-    lock = threading.Lock()
-
-    def busy(_n: int) -> Diagnostics:
-        nonlocal current, peak
-        with lock:
-            current += 1
-            peak = max(peak, current)
-        time.sleep(0.02)
-        with lock:
-            current -= 1
-        return Diagnostics()
-
-    walk(g, busy)
-    assert peak == 10
+    assert DEFAULT_PARALLELISM == 10
+    assert inspect.signature(walk).parameters["parallelism"].default == DEFAULT_PARALLELISM
 
 
 def test_dependents_of_a_failure_are_skipped_and_not_run() -> None:
