@@ -88,28 +88,36 @@ def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     """For JSON files, a reference given as a string is parsed as an expression."""
     if not _in_json(expr):
         return expr
+    return json_string_as_expr(expr, diags)
+
+
+def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
+    """A JSON string's content parsed as a native expression (Terraform reads references and
+    type constraints this way in `.tf.json`); other expressions are returned unchanged."""
     s = literal_string(expr)
     if s is None:
         return expr
-    try:
-        from engine.hcl import parse_expression  # type: ignore[attr-defined]
-    except ImportError:
-        return expr
-    start = expr.range.start_offset + 1
+    from engine.hcl import parse_expression
+
     parsed, pdiags = parse_expression(s, expr.range.filename)
     diags.extend(pdiags)
-    return _relocate(parsed, expr.range, start) if parsed is not None else expr
+    return _relocate(parsed, expr.range, expr.range.start_offset + 1)
 
 
 def _relocate(parsed: ast.Expr, outer: Range, start: int) -> ast.Expr:
     """Re-point a reference parsed from inside a JSON string at the string's place."""
     if not isinstance(parsed, ast.ScopeTraversalExpr):
         return parsed
-    steps: list[Any] = []
+    steps: list[ast.TraverseStep] = []
     for st in parsed.traversal:
         r = st.range
         nr = Range(outer.file, start + r.start_offset, start + r.end_offset)
-        steps.append(type(st)(getattr(st, "name", getattr(st, "key", None)), nr))
+        if isinstance(st, ast.TraverseIndex):
+            steps.append(ast.TraverseIndex(st.key, nr))
+        elif isinstance(st, ast.TraverseAttr):
+            steps.append(ast.TraverseAttr(st.name, nr))
+        else:
+            steps.append(ast.TraverseRoot(st.name, nr))
     return ast.ScopeTraversalExpr(tuple(steps), outer)
 
 
@@ -195,8 +203,7 @@ def static_value(expr: ast.Expr) -> tuple[Value | None, Diagnostics]:
     _static_problems(expr, frozenset(), diags)
     if diags.has_errors:
         return None, diags
-    from engine.lang import evaluate  # type: ignore[attr-defined]
-    from engine.lang.context import EvalContext  # type: ignore[import-not-found]
+    from engine.lang import EvalContext, evaluate
 
     val, vdiags = evaluate(expr, EvalContext(variables={}, functions={}))
     diags.extend(vdiags)
@@ -206,7 +213,7 @@ def static_value(expr: ast.Expr) -> tuple[Value | None, Diagnostics]:
 
 
 def _convert(val: Value, ty: Type) -> tuple[Value | None, str | None]:
-    from engine.values.convert import ConversionError, convert  # type: ignore[import-not-found]
+    from engine.values.convert import ConversionError, convert
 
     try:
         return convert(val, ty), None

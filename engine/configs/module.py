@@ -253,20 +253,20 @@ def append_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
         m.ephemeral_resources[r.key] = r
     for r in f.data:
         _add_data(m, r, diags)
-    for c in f.checks:
-        if c.data_resource is not None:
-            _add_data(m, c.data_resource, diags)
-        ec = m.checks.get(c.name)
+    for chk in f.checks:
+        if chk.data_resource is not None:
+            _add_data(m, chk.data_resource, diags)
+        ec = m.checks.get(chk.name)
         if ec is not None:
             _dup(
-                f'Duplicate check "{c.name}" configuration',
-                f'A check block named "{c.name}" was already declared at {ec.decl_range}. Check '
+                f'Duplicate check "{chk.name}" configuration',
+                f'A check block named "{chk.name}" was already declared at {ec.decl_range}. Check '
                 "blocks must be unique within each module.",
-                c.decl_range,
+                chk.decl_range,
                 diags,
             )
             continue
-        m.checks[c.name] = c
+        m.checks[chk.name] = chk
     m.moved.extend(f.moved)
     m.removed.extend(f.removed)
     for imp in f.imports:

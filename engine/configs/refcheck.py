@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.configs.exprs import variables
+from engine.configs.exprs import expr_as_keyword, variables
 from engine.configs.loader import Config
 from engine.configs.module import Module
 from engine.configs.refs import DATA, EPHEMERAL, MANAGED, Reference, parse_ref
@@ -158,9 +158,8 @@ class _Checker:
         child = self.node.children.get(ref.name)
         if child is None:
             return
-        if call.count is not None or call.for_each is not None:
-            if not ref.has_key:
-                return  # module.m.x on a multi-instance call: an evaluation-time error
+        if (call.count is not None or call.for_each is not None) and not ref.has_key:
+            return  # module.m.x on a multi-instance call: an evaluation-time error
         if ref.output not in child.module.outputs:
             start = ref.range.end_offset - len(ref.output) - 1
             self._err(
@@ -221,8 +220,6 @@ class _Checker:
         name = blk.labels[0]
         it = blk.body.attributes.get("iterator")
         if it is not None:
-            from engine.configs.exprs import expr_as_keyword
-
             name = expr_as_keyword(it.expr) or name
         for aname, attr in blk.body.attributes.items():
             if aname == "for_each":

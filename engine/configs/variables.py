@@ -10,6 +10,7 @@ from engine.configs.exprs import (
     decode_string,
     expr_as_keyword,
     is_native_quoted_string,
+    json_string_as_expr,
     literal_string,
     static_value,
     valid_identifier,
@@ -108,6 +109,8 @@ def decode_variable_type(expr: Expr) -> tuple[Type, str, Diagnostics]:
             )
         )
         return DYNAMIC, PARSE_HCL, diags
+    if expr.range.filename.endswith(".json"):
+        expr = json_string_as_expr(expr, diags)
     kw = expr_as_keyword(expr)
     if kw == "list":
         return ListType(DYNAMIC), PARSE_HCL, diags
@@ -134,7 +137,7 @@ def _type_constraint(expr: Expr) -> tuple[Type, Diagnostics]:
 
 def convert_to_constraint(val: Value, ty: Type) -> tuple[Value | None, str]:
     """`val` converted to a type constraint (optional attributes defaulted), or the error."""
-    from engine.values.convert import ConversionError, convert  # type: ignore[import-not-found]
+    from engine.values.convert import ConversionError, convert
 
     try:
         return convert(val, ty), ""

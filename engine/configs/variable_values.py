@@ -1,0 +1,280 @@
+"""Root module input variable values, gathered and checked as Terraform's CLI does.
+
+`collect_variable_values(module, cli_args, environ, cwd)` takes values from (later wins):
+variable defaults, `TF_VAR_<name>` environment variables, `terraform.tfvars`,
+`terraform.tfvars.json`, `*.auto.tfvars` / `*.auto.tfvars.json` (lexical order), then `-var` and
+`-var-file` in command-line order. Strings from `-var` and `TF_VAR_` are taken raw for
+variables of primitive type and parsed as HCL expressions otherwise. Each value is converted
+to the declared type ("Invalid value for input variable"), non-nullable nulls are replaced by
+the default, sensitive variables get the sensitive mark, and validation rules are evaluated.
+Undeclared names: a warning for values from files, an error for `-var`, ignored for TF_VAR_.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.configs.exprs import static_value
+from engine.configs.module import Module
+from engine.configs.syntax import BlockSchema, BodySchema, just_attributes, partial_content
+from engine.configs.variable_checks import evaluate_validations
+from engine.configs.variables import PARSE_LITERAL, Variable, convert_to_constraint
+from engine.diags import Diagnostics, error, warning
+from engine.hcl.ast import Expr
+from engine.hcl.source import Range
+from engine.values import SENSITIVE, Value, string, unknown
+
+FROM_ENV = "env"
+FROM_CLI = "cli"
+FROM_AUTO_FILE = "auto_file"
+FROM_NAMED_FILE = "named_file"
+
+
+@dataclass(slots=True)
+class _Unparsed:
+    """A value not yet parsed: raw text (CLI, environment) or an expression (files)."""
+
+    source: str
+    text: str | None = None
+    expr: Expr | None = None
+    filename: str = ""
+
+    def parse(self, name: str, mode: str) -> tuple[Value | None, Diagnostics]:
+        if self.expr is not None:
+            return static_value(self.expr)
+        assert self.text is not None
+        if mode == PARSE_LITERAL:
+            return string(self.text), Diagnostics()
+        from engine.hcl import parse_expression
+
+        expr, diags = parse_expression(self.text, f"<value for var.{name}>")
+        if diags.has_errors:
+            return None, diags
+        val, vdiags = static_value(expr)
+        diags.extend(vdiags)
+        return val, diags
+
+
+def _read_var_file(path: str, display: str, source: str, into: dict[str, _Unparsed]) -> Diagnostics:
+    """Terraform's addVarsFromFile."""
+    diags = Diagnostics()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        diags.append(error("Failed to read variables file", f"Given variables file {display} does not exist."))
+        return diags
+    except (OSError, UnicodeDecodeError) as exc:
+        diags.append(error("Failed to read variables file", f"Error while reading {display}: {exc}."))
+        return diags
+    from engine import hcl
+
+    if display.endswith(".json"):
+        parsed, pdiags = hcl.parse_json_file(text, display)
+    else:
+        parsed, pdiags = hcl.parse_file(text, display)
+    diags.extend(pdiags)
+    if parsed is None or pdiags.has_errors:
+        return diags
+    if not display.endswith(".json"):
+        got, _, _ = partial_content(parsed.body, BodySchema((), (BlockSchema("variable", ("name",)),)))
+        for blk in got.blocks:
+            name = blk.labels[0]
+            diags.append(
+                error(
+                    "Variable declaration in .tfvars file",
+                    "A .tfvars file is used to assign values to variables that have already been "
+                    f'declared in .tf files, not to declare new variables. To declare variable "{name}", '
+                    "place this block in one of your .tf files, such as variables.tf.\n\nTo set a "
+                    f"value for this variable in {display}, use the definition syntax instead:\n"
+                    f"    {name} = <value>",
+                    blk.type_range,
+                )
+            )
+        if diags.has_errors:
+            return diags
+    attrs, adiags = just_attributes(parsed.body)
+    diags.extend(adiags)
+    for name, attr in attrs.items():
+        into[name] = _Unparsed(source, expr=attr.expr, filename=display)
+    return diags
+
+
+def _gather(
+    cli_args: list[tuple[str, str]], environ: Mapping[str, str], cwd: str
+) -> tuple[dict[str, _Unparsed], Diagnostics]:
+    diags = Diagnostics()
+    raw: dict[str, _Unparsed] = {}
+    for key in sorted(environ):
+        if key.startswith("TF_VAR_") and len(key) > len("TF_VAR_"):
+            raw[key[len("TF_VAR_"):]] = _Unparsed(FROM_ENV, text=environ[key])
+    for name in ("terraform.tfvars", "terraform.tfvars.json"):
+        path = os.path.join(cwd, name)
+        if os.path.isfile(path):
+            diags.extend(_read_var_file(path, name, FROM_AUTO_FILE, raw))
+    try:
+        names = sorted(os.listdir(cwd))
+    except OSError:
+        names = []
+    for name in names:
+        if name.endswith((".auto.tfvars", ".auto.tfvars.json")) and os.path.isfile(os.path.join(cwd, name)):
+            diags.extend(_read_var_file(os.path.join(cwd, name), name, FROM_AUTO_FILE, raw))
+    for kind, arg in cli_args:
+        if kind == "var-file":
+            diags.extend(_read_var_file(os.path.join(cwd, arg), arg, FROM_NAMED_FILE, raw))
+            continue
+        eq = arg.find("=")
+        if eq < 0:
+            diags.append(
+                error(
+                    "Invalid -var option",
+                    f'The given -var option "{arg}" is not correctly specified. Must be a variable '
+                    'name and value separated by an equals sign, like -var="key=value".',
+                )
+            )
+            continue
+        name, value = arg[:eq], arg[eq + 1 :]
+        if name.endswith(" "):
+            diags.append(
+                error(
+                    "Invalid -var option",
+                    f'Variable name "{name}" is invalid due to trailing space. Did you mean '
+                    f'-var="{name.rstrip(" ")}={value.lstrip(" ")}"?',
+                )
+            )
+            continue
+        raw[name] = _Unparsed(FROM_CLI, text=value)
+    return raw, diags
+
+
+def _undeclared(raw: dict[str, _Unparsed], module: Module, diags: Diagnostics) -> None:
+    seen_in_file = 0
+    for name in sorted(raw):
+        if name in module.variables:
+            continue
+        u = raw[name]
+        _, pdiags = u.parse(name, PARSE_LITERAL)
+        if pdiags.has_errors:
+            diags.extend(pdiags)
+            continue
+        if u.source in (FROM_AUTO_FILE, FROM_NAMED_FILE):
+            if seen_in_file < 2:
+                diags.append(
+                    warning(
+                        "Value for undeclared variable",
+                        f'The root module does not declare a variable named "{name}" but a value '
+                        f'was found in file "{u.filename}". If you meant to use this value, add a '
+                        '"variable" block to the configuration.\n\nTo silence these warnings, use '
+                        'TF_VAR_... environment variables to provide certain "global" settings to '
+                        "all configurations in your organization. To reduce the verbosity of these "
+                        "warnings, use the -compact-warnings option.",
+                    )
+                )
+            seen_in_file += 1
+        elif u.source == FROM_CLI:
+            diags.append(
+                error(
+                    "Value for undeclared variable",
+                    f'A variable named "{name}" was assigned on the command line, but the root '
+                    "module does not declare a variable of that name. To use this value, add a "
+                    '"variable" block to the configuration.',
+                )
+            )
+    if seen_in_file > 2:
+        diags.append(
+            warning(
+                "Values for undeclared variables",
+                f"In addition to the other similar warnings shown, {seen_in_file - 2} other "
+                "variable(s) defined without being declared.",
+            )
+        )
+
+
+def _non_file_source(u: _Unparsed, name: str) -> str:
+    if u.source == FROM_CLI:
+        return f'set using -var="{name}=..."'
+    if u.source == FROM_ENV:
+        return f"set using the TF_VAR_{name} environment variable"
+    return ""
+
+
+def _final_value(v: Variable, u: _Unparsed | None, diags: Diagnostics) -> Value | None:
+    """Terraform's prepareFinalInputVariableValue for one root variable."""
+    addr = f"var.{v.name}"
+    if u is None:
+        if v.required:
+            diags.append(
+                error(
+                    "No value for required variable",
+                    f'The root module input variable "{v.name}" is not set, and has no default '
+                    "value. Use a -var or -var-file command line argument to provide a value for "
+                    "this variable.",
+                    v.decl_range,
+                )
+            )
+            return None
+        assert v.default is not None
+        return v.default
+    given, pdiags = u.parse(v.name, v.parsing_mode)
+    diags.extend(pdiags)
+    if given is None:
+        return unknown(v.type)
+    other = _non_file_source(u, v.name)
+    src_range: Range | None = u.expr.range if u.expr is not None else None
+    val, msg = convert_to_constraint(given, v.type)
+    if val is None:
+        if other or src_range is None:
+            detail = f"Unsuitable value for {addr} {other or 'set from outside of the configuration'}: {msg}."
+            subject = v.decl_range
+        else:
+            detail = f"The given value is not suitable for {addr} declared at {v.decl_range}: {msg}."
+            subject = src_range
+        diags.append(error("Invalid value for input variable", detail, subject))
+        return unknown(v.type)
+    if val.is_null and not v.nullable:
+        if v.default is not None:
+            return v.default
+        if other or src_range is None:
+            detail = (
+                f"Unsuitable value for {addr} {other or 'set from outside of the configuration'}: "
+                "required variable may not be set to null."
+            )
+            subject = v.decl_range
+        else:
+            detail = (
+                f"The given value is not suitable for {addr} defined at {v.decl_range}: required "
+                "variable may not be set to null."
+            )
+            subject = src_range
+        diags.append(error("Required variable not set", detail, subject))
+        return unknown(v.type)
+    return val
+
+
+def collect_variable_values(
+    module: Module,
+    cli_args: list[tuple[str, str]],
+    environ: Mapping[str, str],
+    cwd: str,
+) -> tuple[dict[str, Value], Diagnostics]:
+    """The final value of every root variable that has one, and the diagnostics.
+
+    `cli_args` holds ("var", "name=value") and ("var-file", "path") in command-line order."""
+    raw, diags = _gather(cli_args, environ, cwd)
+    _undeclared(raw, module, diags)
+    values: dict[str, Value] = {}
+    subjects: dict[str, Range] = {}
+    for name, v in module.variables.items():
+        u = raw.get(name)
+        val = _final_value(v, u, diags)
+        if val is None:
+            continue
+        if v.sensitive:
+            val = val.mark(SENSITIVE)
+        values[name] = val
+        subjects[name] = u.expr.range if u is not None and u.expr is not None else v.decl_range
+    diags.extend(evaluate_validations(module, values, subjects))
+    return values, diags
+
