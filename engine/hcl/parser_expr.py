@@ -227,6 +227,9 @@ class ExprParser(ParserBase):
                     self.read()
                     ck, cj = self.read_tok()
                     if ck != CBRACK and not self.recovery:
+                        # HCL points its subject at the variable it then reassigns with the
+                        # recovered token, so terraform reports the token found by recovery.
+                        cj = self.recover(CBRACK)
                         diags.append(
                             error(
                                 "Missing close bracket on splat index",
@@ -235,7 +238,6 @@ class ExprParser(ParserBase):
                                 self.rng(cj),
                             )
                         )
-                        cj = self.recover(CBRACK)
                     marker = _between(open_rng, self.rng(cj))
                     item = AnonSymbolExpr(marker)
                     each = self.parse_traversals(item)
@@ -249,6 +251,7 @@ class ExprParser(ParserBase):
                     else:
                         ck, cj = self.read_tok()
                         if ck != CBRACK and not self.recovery:
+                            cj = self.recover(CBRACK)  # subject: the recovered token, as HCL
                             diags.append(
                                 error(
                                     "Missing close bracket on index",
@@ -256,7 +259,6 @@ class ExprParser(ParserBase):
                                     self.rng(cj),
                                 )
                             )
-                            cj = self.recover(CBRACK)
                     self.pop_nl()
                     rng = _between(open_rng, self.rng(cj))
                     if isinstance(key, LiteralValueExpr):
