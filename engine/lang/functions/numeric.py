@@ -59,6 +59,7 @@ def _is_odd_int(y: float) -> bool:
 
 def go_pow(x: float, y: float) -> float:
     """Go's math.Pow, including its special cases for zeros and infinities."""
+    x, y = float(x), float(y)
     if y == 0 or x == 1:
         return 1.0
     if math.isnan(x) or math.isnan(y):
@@ -183,10 +184,6 @@ def parse_go_int(text: str, base: int) -> int | None:
     return -value if negative else value
 
 
-def _redact(text: str, marks: frozenset[str]) -> str:
-    return "(sensitive value)" if "sensitive" in marks else text
-
-
 def _parseint_type(args: Sequence[Value]) -> Type:
     t = args[0].type
     if t != STRING:
@@ -208,11 +205,8 @@ def _parseint(args: Sequence[Value], ret: Type) -> Value:
     parsed = parse_go_int(num_arg.v, base)
     if parsed is None:
         quoted = '"' + num_arg.v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        raise FunctionError(
-            f"cannot parse {_redact(quoted, num_marks)} as a base "
-            f"{_redact(str(base), base_marks)} integer",
-            0,
-        )
+        # terraform 1.11 does not redact these (its marks are removed before the check)
+        raise FunctionError(f"cannot parse {quoted} as a base {base} integer", 0)
     return number(parsed).with_marks(marks)
 
 
