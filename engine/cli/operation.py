@@ -37,9 +37,11 @@ NO_OUT_NOTE = (
     'guarantee to take exactly these actions if you run "terraform apply" now.'
 )
 
+VALIDATION_FAILED = "Invalid value for variable"
+
 # Errors found while evaluating (not while loading): Terraform still shows the partial plan.
 _PLAN_TIME_ERRORS = frozenset(
-    {"Invalid value for variable", "Module output value precondition failed"}
+    {VALIDATION_FAILED, "Module output value precondition failed"}
 )
 
 
@@ -76,7 +78,9 @@ def prepare(meta: Meta, ordered_vars: list[tuple[str, str]]) -> Prepared | None:
         meta.ui.diagnostics(diags)
         return None
     values, more = meta.collect_variables(config, ordered_vars)
-    diags.extend(more)
+    # Validation rules are checked (and reported, with the values involved) by the module
+    # evaluation below; a failure there still shows the partial plan, as in Terraform.
+    diags.extend(d for d in more if d.summary != VALIDATION_FAILED)
     if diags.has_errors:
         meta.ui.diagnostics(diags)
         return None
