@@ -119,7 +119,7 @@ class Parser(ExprParser):
         nk = self.peek()
         if nk == EQUAL:
             return self.finish_attribute(ij, False)
-        if nk == OQUOTE or nk == OBRACE or nk == IDENT:
+        if nk in (OQUOTE, OBRACE, IDENT):
             return self.finish_block(ij)
         self.recover_after_body_item()
         self.diags.append(
@@ -152,7 +152,7 @@ class Parser(ExprParser):
             )
         nrng = self.rng(self.pj)
         self.recover_after_body_item()
-        if nk == OQUOTE or nk == OBRACE or nk == IDENT:
+        if nk in (OQUOTE, OBRACE, IDENT):
             name = self.tok_text(ij)
             self.diags.append(
                 error(
@@ -279,7 +279,7 @@ class Parser(ExprParser):
         ob_rng = self.rng(ob)
         body: Body | None
         pk = self.peek()
-        if pk == NEWLINE or pk == EOF or pk == CBRACE:
+        if pk in (NEWLINE, EOF, CBRACE):
             body = self.parse_body(CBRACE)
         else:
             body = self.parse_single_attr_body()
@@ -331,7 +331,7 @@ class Parser(ExprParser):
                 self.recover(CBRACE)
         cb_rng = self.prev_range()
         ek = self.peek()
-        if ek == NEWLINE or ek == EOF:
+        if ek in (NEWLINE, EOF):
             self.read()
         else:
             if not self.recovery:
@@ -364,7 +364,7 @@ class Parser(ExprParser):
             if k == QUOTED_LIT:
                 out.append(decode_literal(self.file, self.starts[j], self.ends[j], True, diags))
                 continue
-            if k == TEMPLATE_CONTROL or k == TEMPLATE_INTERP:
+            if k in (TEMPLATE_CONTROL, TEMPLATE_INTERP):
                 which = "%" if k == TEMPLATE_CONTROL else "$"
                 diags.append(
                     error(

@@ -157,7 +157,7 @@ class ParserBase:
         end = opposite(start)
         while True:
             ty, _ = self.read_tok()
-            if ty == start or ty == EOF:
+            if ty in (start, EOF):
                 break
         self.recover(end)
 

@@ -18,7 +18,6 @@ from engine.hcl.ast import (
     BinaryOpExpr,
     ConditionalExpr,
     Expr,
-    ForExpr,
     FunctionCallExpr,
     IndexExpr,
     LiteralValueExpr,
@@ -54,7 +53,6 @@ from engine.hcl.lexer import (
     EOF,
     EQUAL,
     EQUALOP,
-    FATARROW,
     GT,
     GTE,
     IDENT,
@@ -170,7 +168,7 @@ class ExprParser(ParserBase):
     def parse_with_traversals(self) -> Expr:
         term = self.parse_term()
         k = self.peek()
-        if k == DOT or k == OBRACK:
+        if k in (DOT, OBRACK):
             return self.parse_traversals(term)
         return term
 
@@ -354,7 +352,7 @@ class ExprParser(ParserBase):
         if k == IDENT:
             self.read()
             nk = self.peek()
-            if nk == OPAREN or nk == DOUBLECOLON:
+            if nk in (OPAREN, DOUBLECOLON):
                 return self.finish_function_call(j)
             name = self.tok_text(j)
             rng = self.rng(j)
@@ -368,7 +366,7 @@ class ExprParser(ParserBase):
         if k == NUMBER_LIT:
             self.read()
             return LiteralValueExpr(self.number_value(j), self.rng(j))
-        if k == OQUOTE or k == OHEREDOC:
+        if k in (OQUOTE, OHEREDOC):
             return self.parse_template_term(k, j)
         if k == OBRACE:
             return self.parse_object_cons()
@@ -376,7 +374,7 @@ class ExprParser(ParserBase):
             return self.parse_tuple_cons()
         if k == OPAREN:
             return self.parse_parens(j)
-        if k == MINUS or k == BANG:
+        if k in (MINUS, BANG):
             self.read()
             operand = self.parse_with_traversals()
             op_rng = self.rng(j)
@@ -652,7 +650,7 @@ class ExprParser(ParserBase):
                 if not self.recovery:
                     nrng = self.rng(self.pj)
                     ctx = _between(open_rng, nrng)
-                    if nk == NEWLINE or nk == COMMA:
+                    if nk in (NEWLINE, COMMA):
                         diags.append(
                             error(
                                 "Missing attribute value",

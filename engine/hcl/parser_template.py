@@ -77,7 +77,7 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
         ltrim_next = False
         can_trim_prev = next_can_trim_prev
         next_can_trim_prev = False
-        if k == STRING_LIT or k == QUOTED_LIT:
+        if k in (STRING_LIT, QUOTED_LIT):
             s = decode_literal(p.file, p.starts[j], p.ends[j], k == QUOTED_LIT, diags)
             if ltrim:
                 s = s.lstrip()
@@ -115,7 +115,7 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
                                 _between(start_rng, crng),
                             )
                         )
-                    elif (ck == CQUOTE or ck == OQUOTE) and end == CQUOTE:
+                    elif (ck in (CQUOTE, OQUOTE)) and end == CQUOTE:
                         diags.append(
                             error(
                                 "Unclosed template interpolation sequence",

@@ -14,7 +14,7 @@ SEEDS = [
     "c = {(k) = 1, \"s\": 2}\n# c\n/* d */\n",
 ]
 PIECES = st.sampled_from(
-    list('{}[]()"$%~<>-=!?:.,*/+&|\n #\\\'`;aEx01') + ["${", "%{", "<<EOT\n", "EOT\n", "for ", " in "]
+    [*list('{}[]()"$%~<>-=!?:.,*/+&|\n #\\\'`;aEx01'), "${", "%{", "<<EOT\n", "EOT\n", "for ", " in "]
 )
 SOUP = st.lists(PIECES, max_size=40).map("".join)
 
