@@ -12,7 +12,7 @@ from engine.hcl.ast import FunctionCallExpr
 from engine.lang import EvalContext, evaluate
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
 from engine.lang.functions.special import CAN, TRY
-from engine.values import BOOL, DYNAMIC, NUMBER, STRING, UNKNOWN, Value, number, string
+from engine.values import BOOL, DYNAMIC, NUMBER, STRING, UNKNOWN, ListType, Value, number, string
 
 from .helpers import ctx, default_vars, only_error, parse, run, show, subject_text, value
 
@@ -227,3 +227,26 @@ def test_try_and_can_argument_expressions_are_evaluated_lazily() -> None:
     assert isinstance(expr, FunctionCallExpr)
     val, diags = evaluate(expr, ctx())
     assert val == number(3) and not diags
+
+
+def test_try_and_can_from_a_function_table_stay_lazy() -> None:
+    c = EvalContext(default_vars(), {"try": TRY, "can": CAN})
+    assert value("try(var.nope, 4)", c) == number(4)
+    assert value("can(var.nope)", c) == Value(BOOL, False)
+
+
+def test_expanded_arguments_carry_the_collection_marks() -> None:
+    variables = default_vars()
+    variables["sl"] = Value(
+        ListType(STRING),
+        [string("a")],
+        SENSITIVE,
+    )
+    assert value("upper(sl...)", ctx(variables)) == Value(STRING, "A", SENSITIVE)
+
+
+def test_expanding_an_unknown_list_gives_unknown() -> None:
+    assert value("max(var.l...)") == number(2)
+    variables = default_vars()
+    variables["ul"] = Value(DYNAMIC, UNKNOWN)
+    assert value("max(ul...)", ctx(variables)) == Value(DYNAMIC, UNKNOWN)
