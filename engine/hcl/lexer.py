@@ -209,7 +209,7 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -
         elif st == "q":
             m = quoted_match(text, pos, n)
             assert m is not None
-            g: int = m.lastindex or 0
+            g = m.lastindex or 0
             end = m.end()
             if g == 4:
                 kapp(QUOTED_LIT)
@@ -240,7 +240,7 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -
         else:
             m = line_match(text, pos, n)
             assert m is not None
-            g: int = m.lastindex or 0
+            g = m.lastindex or 0
             end = m.end()
             if g == 1 or g == 2:
                 kapp(TEMPLATE_INTERP if g == 1 else TEMPLATE_CONTROL)

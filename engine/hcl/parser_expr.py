@@ -113,8 +113,6 @@ class ExprParser(ParserBase):
     # -- entry points ---------------------------------------------------------------------------
     def parse_expression(self) -> Expr:
         """A full expression (HCL's ParseExpression: the conditional level)."""
-        self.peek()
-        start_j = self.pj
         diags = self.diags
         n0 = len(diags)
         cond = self.parse_binary(1)
@@ -129,7 +127,7 @@ class ExprParser(ParserBase):
             return cond
         if self.peek() != COLON:
             colon = self.rng(self.pj)
-            start = self.rng(start_j)
+            start = cond.range
             diags.append(
                 error(
                     "Missing false expression in conditional",
@@ -145,7 +143,7 @@ class ExprParser(ParserBase):
         false_expr = self.parse_expression()
         if self.recovery and len(diags) > n2:
             return cond
-        start = self.rng(start_j)
+        start = cond.range
         return ConditionalExpr(cond, true_expr, false_expr, _between(start, false_expr.range))
 
     def parse_binary(self, min_prec: int) -> Expr:
