@@ -17,11 +17,22 @@ from engine.lang.functions import (
     filesystem,
     ipnet,
     numeric,
+    special,
     strings,
 )
 from engine.lang.functions.base import Function, FunctionError, Param, call, static_return
 
-_STATIC_MODULES = (strings, collections, numeric, encoding, crypto, ipnet, conversion, datetime)
+_STATIC_MODULES = (
+    strings,
+    collections,
+    numeric,
+    encoding,
+    crypto,
+    ipnet,
+    conversion,
+    datetime,
+    special,
+)
 
 
 def function_table(base_dir: str = ".") -> dict[str, Function]:
