@@ -35,6 +35,10 @@ _STATIC_MODULES = (
 )
 
 
+# Functions Terraform removed: still known, so that calling them gives its explanation.
+_REMOVED = frozenset({"list", "map"})
+
+
 def function_table(base_dir: str = ".") -> dict[str, Function]:
     """Every built-in function, by name, for a module rooted at `base_dir`."""
     table: dict[str, Function] = {}
@@ -48,6 +52,10 @@ def function_table(base_dir: str = ".") -> dict[str, Function]:
     else:
         for fn in filesystem.FUNCTIONS:
             table[fn.name] = fn
+    # Terraform 1.8+ also names every built-in function in the `core::` namespace.
+    for name, fn in list(table.items()):
+        if name not in _REMOVED:
+            table["core::" + name] = fn
     return table
 
 
