@@ -26,7 +26,8 @@ class CheckRule:
 
 
 def decode_check_rule(block: Block, override: bool) -> tuple[CheckRule, Diagnostics]:
-    """Decode a condition block; override files may not contain them."""
+    """Decode a condition block; override files may not contain them, and a condition that
+    refers to nothing is an error."""
     diags = Diagnostics()
     rule = CheckRule(block.type, None, None, block.def_range)
     if override:

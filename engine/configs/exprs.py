@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.diags import Diagnostics, error
+from engine.diags import Diagnostics, error, warning
 from engine.hcl import ast
 from engine.hcl.ast import Traversal, TraverseRoot
 from engine.hcl.source import Range
@@ -79,16 +79,27 @@ def expr_list(expr: ast.Expr) -> tuple[list[ast.Expr], Diagnostics]:
     items = getattr(inner, "exprs", None)  # JSON arrays
     if isinstance(items, list):
         return items, diags
-    start = Range(expr.range.file, expr.range.start_offset, expr.range.start_offset + 1)
-    diags.append(error("Invalid expression", "A static list expression is required.", start))
+    diags.append(error("Invalid expression", "A static list expression is required.", start_range(expr)))
     return [], diags
 
 
+_QUOTED_REF_DETAIL = (
+    "In this context, references are expected literally rather than in quotes. Terraform 0.11 "
+    "and earlier required quotes, but quoted references are now deprecated and will be removed "
+    "in a future version of Terraform. Remove the quotes surrounding this reference to silence "
+    "this warning."
+)
+
+
 def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
-    """For JSON files, a reference given as a string is parsed as an expression."""
-    if not _in_json(expr):
-        return expr
-    return json_string_as_expr(expr, diags)
+    """Terraform's shimTraversalInString: a reference given as a string is parsed as an
+    expression (with a deprecation warning in native syntax; silently in JSON)."""
+    if _in_json(expr):
+        return json_string_as_expr(expr, diags)
+    if is_native_quoted_string(expr):
+        diags.append(warning("Quoted references are deprecated", _QUOTED_REF_DETAIL, expr.range))
+        return json_string_as_expr(expr, diags)
+    return expr
 
 
 def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
@@ -223,10 +234,15 @@ def _convert(val: Value, ty: Type) -> tuple[Value | None, str | None]:
 
 def start_range(expr: ast.Expr) -> Range:
     """HCL's StartRange: the first part of an expression (the text inside a quoted string)."""
-    inner = expr
-    if isinstance(inner, ast.TemplateExpr) and inner.parts:
-        return inner.parts[0].range
-    return inner.range
+    if isinstance(expr, ast.TemplateExpr) and expr.parts:
+        return start_range(expr.parts[0])
+    if isinstance(expr, (ast.TupleConsExpr, ast.ObjectConsExpr)):
+        return expr.open_range
+    if isinstance(expr, ast.FunctionCallExpr):
+        return expr.name_range
+    if isinstance(expr, ast.BinaryOpExpr):
+        return start_range(expr.lhs)
+    return expr.range
 
 
 def _decode(expr: ast.Expr, ty: Type) -> tuple[Any, Diagnostics]:

@@ -174,7 +174,7 @@ def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags:
         return
     for name in sorted(node.module.module_calls):
         mc = node.module.module_calls[name]
-        if not mc.source:
+        if not mc.source_ok:
             continue
         path = (*node.path, name)
         key = ".".join(path)
@@ -186,12 +186,13 @@ def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags:
             diags.append(_not_installed(mc))
             continue
         if not os.path.isdir(directory):
+            start = mc.decl_range.start
             diags.append(
                 error(
                     "Unreadable module directory",
-                    f"The directory {directory} could not be read. This can happen if the module "
-                    "source is a local path that does not exist or is not a directory.",
-                    mc.source_range or mc.decl_range,
+                    f'The directory {directory} could not be read for module "{name}" at '
+                    f"{mc.decl_range.filename}:{start.line}.",
+                    mc.decl_range,
                 )
             )
             continue

@@ -183,6 +183,7 @@ def merge_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
             continue
         if mc.source_range is not None:
             base_m.source, base_m.source_range = mc.source, mc.source_range
+            base_m.source_ok = mc.source_ok
         if mc.version is not None:
             base_m.version = mc.version
         if mc.count is not None:

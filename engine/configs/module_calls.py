@@ -46,6 +46,8 @@ class ModuleCall:
     config: Body
     source: str = ""
     source_range: Range | None = None
+    # False when the source address could not be parsed (the call is then not followed)
+    source_ok: bool = False
     version: VersionConstraint | None = None
     count: Expr | None = None
     for_each: Expr | None = None
@@ -129,6 +131,8 @@ def decode_module_block(block: Block, override: bool) -> tuple[ModuleCall, Diagn
             problem = source_problem(src, "version" in a)
             if problem:
                 diags.append(error(problem[0], problem[1], mc.source_range))
+            else:
+                mc.source_ok = True
     if "count" in a:
         mc.count = a["count"].expr
     if "for_each" in a:

@@ -140,7 +140,6 @@ def decode_provider_block(block: Block) -> tuple[ProviderConfig | None, Diagnost
                 error(
                     "Invalid provider configuration alias",
                     f"An alias must be a valid name. {BAD_IDENTIFIER_DETAIL}",
-                    a["alias"].expr.range,
                 )
             )
     if "version" in a:

@@ -38,6 +38,7 @@ class Endpoint:
     text: str
     range: Range
     has_instance_key: bool
+    key_range: Range | None = None
 
 
 def parse_endpoint(t: Traversal, what: str) -> tuple[Endpoint | None, Diagnostics]:
@@ -47,6 +48,7 @@ def parse_endpoint(t: Traversal, what: str) -> tuple[Endpoint | None, Diagnostic
     i = 0
     kind = "module"
     keyed = False
+    key_range: Range | None = None
     steps = list(t)
 
     def name_at(j: int) -> str | None:
@@ -59,7 +61,7 @@ def parse_endpoint(t: Traversal, what: str) -> tuple[Endpoint | None, Diagnostic
             return None, diags
         i += 2
         if i < len(steps) and isinstance(steps[i], TraverseIndex):
-            keyed = True
+            keyed, key_range = True, steps[i].range
             i += 1
     if i < len(steps):
         kind = "resource"
@@ -74,12 +76,12 @@ def parse_endpoint(t: Traversal, what: str) -> tuple[Endpoint | None, Diagnostic
             return None, diags
         i += 2
         if i < len(steps) and isinstance(steps[i], TraverseIndex):
-            keyed = True
+            keyed, key_range = True, steps[i].range
             i += 1
         if i < len(steps):
             diags.append(error("Invalid address", "Unexpected extra operators after address.", steps[i].range))
             return None, diags
-    return Endpoint(t, kind, traversal_str(t), rng, keyed), diags
+    return Endpoint(t, kind, traversal_str(t), rng, keyed, key_range), diags
 
 
 @dataclass(slots=True)
@@ -115,7 +117,7 @@ class Import:
 def _endpoint(attr: ast.Attribute | None, what: str, diags: Diagnostics) -> Endpoint | None:
     if attr is None:
         return None
-    t, d = abs_traversal(attr.expr)
+    t, d = abs_traversal(attr.expr, shim=False)
     diags.extend(d)
     if t is None:
         return None
@@ -149,7 +151,7 @@ def decode_removed_block(block: Block) -> tuple[Removed, Diagnostics]:
                 "Resource instance keys not allowed",
                 "Resource address must be a resource (e.g. \"test_instance.foo\"), not a resource "
                 'instance (e.g. "test_instance.foo[1]").',
-                r.from_.range,
+                r.from_.key_range or r.from_.range,
             )
         )
     for blk in got.blocks:
@@ -192,7 +194,7 @@ def decode_import_block(block: Block) -> tuple[Import, Diagnostics]:
         imp.id = a["id"].expr
     if "to" in a:
         expr = a["to"].expr
-        t, _ = abs_traversal(expr)
+        t, _ = abs_traversal(expr, shim=False)
         if t is not None:
             expr = ast.ScopeTraversalExpr(t, expr.range)
         imp.to = expr

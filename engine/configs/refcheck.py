@@ -106,7 +106,7 @@ class _Checker:
                     'Invalid "each" attribute',
                     f'The "each" object does not have an attribute named "{ref.name}". The '
                     "supported attributes are each.key and each.value, the current key and value "
-                    'pairs of the "for_each" attribute set.',
+                    'pair of the "for_each" attribute set.',
                     ref.range,
                 )
             elif not ctx.each:
@@ -262,6 +262,12 @@ class _Checker:
         for lv in m.locals.values():
             self.expr(lv.expr, _NONE)
         for o in m.outputs.values():
+            if o.ephemeral and not self.node.path:
+                self._err(
+                    "Ephemeral output not allowed",
+                    "Ephemeral outputs are not allowed in context of a root module",
+                    o.decl_range,
+                )
             self.expr(o.expr, _NONE)
             self.depends_on(o.depends_on, _NONE)
             for rule in o.preconditions:

@@ -14,6 +14,7 @@ from engine.configs.exprs import (
     literal_string,
     static_value,
     valid_identifier,
+    variables,
 )
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
 from engine.diags import Diagnostics, error
@@ -215,6 +216,18 @@ def decode_variable_block(block: Block, override: bool) -> tuple[Variable, Diagn
     for blk in got.blocks:
         rule, d = decode_check_rule(blk, override)
         diags.extend(d)
+        if rule.condition is not None and not any(
+            len(t) > 1 and t[0].name == "var" and getattr(t[1], "name", None) == name  # type: ignore[union-attr]
+            for t in variables(rule.condition)
+        ):
+            diags.append(
+                error(
+                    "Invalid variable validation condition",
+                    f'The condition for variable "{name}" must refer to var.{name} in order to test '
+                    "incoming values.",
+                    rule.condition.range,
+                )
+            )
         v.validations.append(rule)
     return v, diags
 
