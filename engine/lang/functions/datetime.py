@@ -116,28 +116,43 @@ def _literal(value: str, lit: str) -> str:
     return value[len(lit) :]
 
 
-def _parse(value: str) -> Instant:
-    # year
+def _two_digits(value: str) -> int | None:
+    head = value[:2]
+    if len(head) == 2 and head.isdigit() and head.isascii():
+        return int(head)
+    return None
+
+
+def _parse(value: str, strict: bool) -> Instant:
+    """Go's time.Parse(RFC3339); `strict` adds the checks cty's formatdate makes (two-digit
+    hour and minute in range, `.` before fractions, UTC offset within 23:59)."""
     if len(value) < 4:
         raise _ParseError("2006", value)
     ytext = value[:4]
-    body = ytext[1:] if ytext[0] in "+-" else ytext
-    if not body or not body.isdigit() or not body.isascii():
+    if not ytext.isdigit() or not ytext.isascii():
         raise _ParseError("2006", value)
-    year = -int(body) if ytext[0] == "-" else int(body)
+    year = int(ytext)
     value = _literal(value[4:], "-")
     fields: list[int] = []
-    for layout, fixed, limit, sep in (
-        ("01", True, 12, "-"), ("02", True, None, "T"), ("15", False, 24, ":"),
-        ("04", True, 60, ":"), ("05", True, 60, ""),
+    for layout, fixed, low, limit, sep in (
+        ("01", True, 1, 13, "-"), ("02", True, 0, None, "T"), ("15", False, 0, 24, ":"),
+        ("04", True, 0, 60, ":"), ("05", True, 0, 60, ""),
     ):
+        if strict and layout == "15":
+            hour = _two_digits(value)
+            if hour is None:
+                raise _ParseError("", "", ": hour must have exactly two digits")
+            if hour >= 24:
+                raise _ParseError("", "", ": hour must be between 0 and 23 inclusive")
+        if strict and layout == "04":
+            minute = _two_digits(value)
+            if minute is None or minute >= 60:
+                raise _ParseError("", "", ": minute must have exactly two digits")
         got = _getnum(value, fixed)
         if got is None:
             raise _ParseError(layout, value)
         num, value = got
-        if layout == "15" and num > 24:
-            raise _ParseError("", "", ": hour must be between 0 and 23 inclusive")
-        if limit is not None and not ((1 if layout == "01" else 0) <= num < limit + (layout == "01")):
+        if limit is not None and not low <= num < limit:
             raise _ParseError(layout, value, "out of range")
         fields.append(num)
         if sep:
@@ -145,11 +160,12 @@ def _parse(value: str) -> Instant:
     month, day, hour, minute, sec = fields
     nanos = 0
     if len(value) >= 2 and value[0] in ".," and value[1].isdigit():
+        if strict and value[0] == ",":
+            raise _ParseError(".", ",")
         n = 1
         while n < len(value) and value[n].isdigit():
             n += 1
-        digits = value[1:n][:9]
-        nanos = int(digits.ljust(9, "0"))
+        nanos = int(value[1:n][:9].ljust(9, "0"))
         value = value[n:]
     if value.startswith("Z"):
         offset = 0
@@ -164,6 +180,8 @@ def _parse(value: str) -> Instant:
         rest = value[6:]
         if hh[0] > 24 or mm[0] > 60:
             raise _ParseError("Z07:00", rest, "out of range")
+        if strict and (hh[0] >= 24 or mm[0] >= 60):
+            raise _ParseError("Z07:00", value[:6])
         offset = (hh[0] * 60 + mm[0]) * 60
         if value[0] == "-":
             offset = -offset
@@ -177,10 +195,13 @@ def _parse(value: str) -> Instant:
     return Instant(seconds, nanos, offset)
 
 
-def parse_timestamp(text: str) -> Instant:
-    """Parse an RFC 3339 timestamp; ValueError carrying Terraform's message when invalid."""
+def parse_timestamp(text: str, strict: bool = False) -> Instant:
+    """Parse an RFC 3339 timestamp; ValueError carrying Terraform's message when invalid.
+
+    `strict` is formatdate's (cty's) stricter parser; timeadd and timecmp use Go's plain one.
+    """
     try:
-        return _parse(text)
+        return _parse(text, strict)
     except _ParseError as exc:
         raise ValueError(_describe(exc)) from None
 
@@ -282,9 +303,9 @@ def parse_duration(text: str) -> int:
     return -total if neg else total
 
 
-def _ts_arg(text: str, arg_index: int | None) -> Instant:
+def _ts_arg(text: str, arg_index: int | None, strict: bool = False) -> Instant:
     try:
-        return parse_timestamp(text)
+        return parse_timestamp(text, strict)
     except ValueError as exc:
         raise FunctionError(str(exc), arg_index) from None
 
@@ -405,7 +426,7 @@ def format_date(fmt: str, t: Instant) -> str:
 
 
 def _formatdate(args: Sequence[Value], ret: Type) -> Value:
-    t = _ts_arg(args[1].v, 1)
+    t = _ts_arg(args[1].v, 1, strict=True)
     return string(format_date(args[0].v, t))
 
 
