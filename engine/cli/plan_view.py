@@ -48,7 +48,8 @@ def render_output_changes(diffs: list[OutputDiff]) -> str:
     shown = sorted((d for d in diffs if d.action() != NOOP), key=lambda d: d.name)
     if not shown:
         return ""
-    width = max(len(d.name) for d in shown)
+    # Names are padded to the longest of all outputs, changed or not, as Terraform does.
+    width = max(len(d.name) for d in diffs)
     lines = ["Changes to Outputs:"]
     for d in shown:
         action = d.action()

@@ -16,10 +16,10 @@ from engine.states import (
     ResourceInstanceObject,
     State,
     StateFile,
+    gojson,
     read_state,
     write_state,
 )
-from engine.states import gojson
 from engine.values import list_, number, object_, string, tuple_
 from engine.values.types import NUMBER
 
