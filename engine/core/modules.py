@@ -64,8 +64,12 @@ class ModuleInstance:
         return diags
 
     def outputs(self) -> tuple[dict[str, OutputResult], Diagnostics]:
-        """Every output, evaluated (those that failed are left out, with diagnostics)."""
-        return evaluate_outputs(self.scope, self.check_conditions)
+        """Every output, evaluated (those that failed are left out, with diagnostics), then
+        every local no output needed: Terraform evaluates them all and reports their errors."""
+        results, diags = evaluate_outputs(self.scope, self.check_conditions)
+        for name in sorted(self.module.locals):
+            self.scope.local_value(name, diags)
+        return results, diags
 
     def _child_outputs(self, name: str) -> tuple[Value, Diagnostics]:
         diags = Diagnostics()
