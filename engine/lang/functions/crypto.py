@@ -102,7 +102,7 @@ def _uuidv5(args: Sequence[Value], ret: Type) -> Value:
 def _bcrypt(args: Sequence[Value], ret: Type) -> Value:
     cost = 10
     if len(args) > 1:
-        cost = whole(args[1])
+        cost = whole(args[1], int64=True)
     if len(args) > 2:
         raise FunctionError("bcrypt() takes no more than two arguments")
     try:

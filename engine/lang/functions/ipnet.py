@@ -72,13 +72,23 @@ def parse_cidr(text: str) -> Network:
     return Network(ip & net.mask(prefix), prefix, bits)
 
 
-def whole(v: Value, arg_index: int | None = None) -> int:
-    """The whole-number payload of a number Value (gocty's conversion to an integer)."""
+_INT64 = 1 << 63
+
+
+def whole(v: Value, arg_index: int | None = None, *, int64: bool = False) -> int:
+    """The whole-number payload of a number Value, as gocty converts it to a Go `*big.Int`
+    or (with `int64`) to an `int`, with gocty's error texts."""
     n = v.v
-    if isinstance(n, int) and not isinstance(n, bool):
-        return n
     if isinstance(n, float) and n == 0:
-        return 0
+        n = 0
+    if isinstance(n, int) and not isinstance(n, bool):
+        if not int64 or -_INT64 <= n < _INT64:
+            return n
+    if int64:
+        raise FunctionError(
+            "value must be a whole number, between -9223372036854775808 and 9223372036854775807",
+            arg_index,
+        )
     raise FunctionError("value must be a whole number", arg_index)
 
 
@@ -109,7 +119,7 @@ def _cidrnetmask(args: Sequence[Value], ret: Type) -> Value:
 
 
 def _cidrsubnet(args: Sequence[Value], ret: Type) -> Value:
-    newbits = whole(args[1])
+    newbits = whole(args[1], int64=True)
     netnum = whole(args[2])
     net = parse_cidr(args[0].v)
     new_prefix = net.prefix + newbits
@@ -135,13 +145,13 @@ def _cidrsubnets(args: Sequence[Value], ret: Type) -> Value:
     if not lengths:
         return list_([], STRING)
     modulus = 1 << net.bits
-    first = whole(lengths[0], 1) + net.prefix
+    first = whole(lengths[0], 1, int64=True) + net.prefix
     # go-cidr's PreviousSubnet: the subnet of `first` bits just below the base address
     cur_ip = ((net.ip - 1) % modulus) & net.mask(first)
     cur_prefix = first
     out: list[Value] = []
     for i, lv in enumerate(lengths, start=1):
-        length = whole(lv, i)
+        length = whole(lv, i, int64=True)
         if length < 1:
             raise FunctionError("must extend prefix by at least one bit", i)
         if length > 32:

@@ -174,7 +174,7 @@ class _Decoder:
         self.next()  # stream start
         start = self.next()
         if not isinstance(start, ev.DocumentStartEvent):
-            raise ValueError(_pos(start) + "missing start of document")
+            raise ValueError("on line 1, column 1: missing start of document")
         value = self.node(self.next())
         end = self.next()
         if not isinstance(end, ev.DocumentEndEvent):
@@ -228,7 +228,7 @@ class _Decoder:
             if isinstance(key_ev, ev.MappingEndEvent):
                 return object_({**merged, **explicit})
             if not isinstance(key_ev, ev.ScalarEvent):
-                raise ValueError(_pos(key_ev) + "only strings are allowed as mapping keys")
+                raise ValueError("only strings are allowed as mapping keys")
             plain = key_ev.style in (None, "")
             if plain and key_ev.value == "<<" and not key_ev.tag:
                 src = self.node(self.next())
@@ -241,7 +241,7 @@ class _Decoder:
                 continue
             key = resolve_scalar(key_ev.tag or "", key_ev.value, plain)
             if key.v is None:
-                raise ValueError(_pos(key_ev) + "mapping key cannot be null")
+                raise ValueError("mapping key cannot be null")
             explicit[_key_string(key)] = self.node(self.next())
 
 
