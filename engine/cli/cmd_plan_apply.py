@@ -79,12 +79,12 @@ def run_apply(meta: Meta, args: list[str]) -> int:
         return 1
     if prep.changed and not fs.get("auto-approve"):
         meta.ui.out(APPROVAL_PROMPT)
-        answer = None if not fs.get("input") else meta.ui.ask(
+        answer = meta.ui.ask(
             "  " + ("[bold]Enter a value:[reset] " if meta.ui.color else "Enter a value: ")
         )
         if answer is None:
-            meta.ui.out("")
             meta.ui.diagnostics([error("error asking for approval: EOF")])
+            meta.ui.err("")
             return 1
         if answer.strip() != "yes":
             meta.ui.out("\nApply cancelled.")

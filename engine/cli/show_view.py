@@ -1,41 +1,97 @@
 """The human view of state outputs (`terraform show`): `name = value`, 4-space nesting.
 
-Values are rendered from their JSON form as the state renderer does: objects and maps as
-`{ key = value }` with keys padded to a common width, arrays one element per line with a
-trailing comma, multi-line strings as `<<-EOT` heredocs, sensitive values hidden.
+Values are rendered with their types as Terraform's state renderer does: objects as
+`{ attr = value }` (bare attribute names), maps as `{ "key" = value }` (quoted keys), both
+padded to a common width; lists, sets and tuples one element per line with a trailing comma;
+multi-line strings as `<<-EOT` heredocs; strings holding a JSON object or array as
+`jsonencode(...)`; sensitive outputs as `(sensitive value)`.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from engine.cli.diffrender import attribute_name, format_primitive
+from engine.cli.diffrender import attribute_name, format_primitive, quote_string
 from engine.states import OutputValue
 from engine.states.codec import encode_value
-from engine.states.gojson import RawNumber
+from engine.states.gojson import RawNumber, loads
+from engine.values import Value
+from engine.values.types import MapType, ObjectType
 
 
-def _render(v: Any, indent: int) -> str:
+def json_container(s: str) -> Any | None:
+    """The decoded JSON object or array a string holds, else None."""
+    text = s.strip()
+    if not text.startswith(("{", "[")):
+        return None
+    try:
+        data = loads(s)
+    except (ValueError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, (dict, list)) else None
+
+
+def _render_json(v: Any, indent: int) -> str:
+    """Untyped JSON data (inside `jsonencode(...)`): objects with bare keys."""
     pad = " " * indent
     if isinstance(v, dict):
         if not v:
             return "{}"
         width = max(len(attribute_name(k)) for k in v)
         body = [
-            f"{pad}    {attribute_name(k).ljust(width)} = {_render(v[k], indent + 4)}"
+            f"{pad}    {attribute_name(k).ljust(width)} = {_render_json(v[k], indent + 4)}"
             for k in sorted(v)
         ]
         return "{\n" + "\n".join(body) + f"\n{pad}}}"
     if isinstance(v, list):
         if not v:
             return "[]"
-        body = [f"{pad}    {_render(e, indent + 4)}," for e in v]
-        return "[\n" + "\n".join(body) + f"\n{pad}]"
-    if isinstance(v, str) and not isinstance(v, RawNumber) and "\n" in v:
-        text = v[:-1] if v.endswith("\n") else v
+        return "[\n" + "\n".join(f"{pad}    {_render_json(e, indent + 4)}," for e in v) + f"\n{pad}]"
+    if isinstance(v, str) and not isinstance(v, RawNumber):
+        return _render_string(v, indent)
+    return format_primitive(v)
+
+
+def _render_string(s: str, indent: int) -> str:
+    pad = " " * indent
+    inner = json_container(s)
+    if inner is not None:
+        return f"jsonencode(\n{pad}    {_render_json(inner, indent + 4)}\n{pad})"
+    if "\n" in s:
+        text = s[:-1] if s.endswith("\n") else s
         lines = "\n".join(f"{pad}    {line}".rstrip() for line in text.split("\n"))
         return f"<<-EOT\n{lines}\n{pad}EOT"
-    return format_primitive(v)
+    return quote_string(s)
+
+
+def render_value(val: Value, indent: int = 0) -> str:
+    """One value as `show` prints it, continuation lines indented from `indent`."""
+    pad = " " * indent
+    if val.is_null:
+        return "null"
+    t = val.type
+    if isinstance(t, (MapType, ObjectType)):
+        items: dict[str, Value] = val.v
+        if not items:
+            return "{}"
+        names = {
+            k: quote_string(k) if isinstance(t, MapType) else attribute_name(k) for k in items
+        }
+        width = max(len(n) for n in names.values())
+        body = [
+            f"{pad}    {names[k].ljust(width)} = {render_value(items[k], indent + 4)}"
+            for k in sorted(items)
+        ]
+        return "{\n" + "\n".join(body) + f"\n{pad}}}"
+    if isinstance(val.v, list):
+        if not val.v:
+            return "[]"
+        body = [f"{pad}    {render_value(e, indent + 4)}," for e in val.v]
+        return "[\n" + "\n".join(body) + f"\n{pad}]"
+    if isinstance(val.v, str):
+        return _render_string(val.v, indent)
+    return format_primitive(encode_value(val))
 
 
 def render_state_outputs(outputs: dict[str, OutputValue]) -> str:
@@ -43,6 +99,6 @@ def render_state_outputs(outputs: dict[str, OutputValue]) -> str:
     lines = ["", "", "Outputs:", ""]
     for name in sorted(outputs):
         ov = outputs[name]
-        text = "(sensitive value)" if ov.sensitive else _render(encode_value(ov.value), 0)
+        text = "(sensitive value)" if ov.sensitive else render_value(ov.value)
         lines.append(f"{name} = {text}")
     return "\n".join(lines) + "\n"
