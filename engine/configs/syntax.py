@@ -56,12 +56,13 @@ def is_json_body(body: Body) -> bool:
 
 
 def missing_item_range(body: Body, block: Block | None = None) -> Range:
-    """Where HCL points "Missing required argument": a zero-width range at the start of the
-    body (the opening brace of a block, or the start of a file)."""
+    """Where Terraform points "Missing required argument": the opening brace of the block
+    (for a body without its block at hand, the first character of the body)."""
     if block is not None:
-        start = block.open_brace_range.start_offset
-        return Range(block.open_brace_range.file, start, start)
-    return Range(body.range.file, body.range.start_offset, body.range.start_offset)
+        return block.open_brace_range
+    start = body.range.start_offset
+    end = min(start + 1, body.range.end_offset)
+    return Range(body.range.file, start, end)
 
 
 # ------------------------------------------------------------------------------ suggestions
