@@ -11,7 +11,8 @@ text after `name = ` for one change, starting at a line whose sign sits at colum
   change are shown for context and the others are hidden and counted;
 - arrays are matched by their longest common subsequence, and equal-sized gaps between
   common elements pair up as in-place updates;
-- multi-line strings are rendered as `<<-EOT` heredocs, line by line.
+- multi-line strings are rendered as `<<-EOT` heredocs, line by line;
+- strings holding a JSON object or array are diffed as that JSON inside `jsonencode(...)`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class Diff:
     """The change from `before` to `after` (either may be ABSENT), with its children."""
 
     action: str
-    kind: str  # "primitive", "object", "array", "typechange"
+    kind: str  # "primitive", "object", "array", "typechange", "json"
     before: Any = None
     after: Any = None
     attrs: dict[str, Diff] = field(default_factory=dict)
@@ -88,9 +89,45 @@ def compute(before: Any, after: Any) -> Diff:
             return _object(before, after)
         if target == "array":
             return _array(before, after)
+        if target == "string":
+            as_json = _json_strings(before, after)
+            if as_json is not None:
+                return as_json
         return _primitive(before, after)
     b = compute(before, ABSENT)
     a = compute(ABSENT, after)
+    return Diff(UPDATE, "typechange", before, after, parts=(b, a))
+
+
+def _json_container(v: Any) -> Any:
+    """The JSON object or array a string holds (ABSENT when it holds none)."""
+    if not isinstance(v, str) or isinstance(v, RawNumber):
+        return ABSENT
+    text = v.strip()
+    if not text.startswith(("{", "[")):
+        return ABSENT
+    from engine.states.gojson import loads
+
+    try:
+        data = loads(v)
+    except ValueError:
+        return ABSENT
+    return data if isinstance(data, (dict, list)) else ABSENT
+
+
+def _json_strings(before: Any, after: Any) -> Diff | None:
+    """Strings holding JSON are diffed as the JSON they hold (`jsonencode(...)`)."""
+    jb, ja = _json_container(before), _json_container(after)
+    b_json = before is ABSENT or jb is not ABSENT
+    a_json = after is ABSENT or ja is not ABSENT
+    if jb is ABSENT and ja is ABSENT:
+        return None
+    if b_json and a_json:
+        inner = compute(jb, ja)
+        return Diff(inner.action, "json", before, after, parts=(inner,))
+    b = _json_strings(before, ABSENT) if jb is not ABSENT else _primitive(before, ABSENT)
+    a = _json_strings(ABSENT, after) if ja is not ABSENT else _primitive(ABSENT, after)
+    assert b is not None and a is not None
     return Diff(UPDATE, "typechange", before, after, parts=(b, a))
 
 
@@ -258,6 +295,14 @@ def render_change(diff: Diff, indent: int, null_suffix: bool = True) -> str:
         return render_change(b, indent, False) + " -> " + render_change(a, indent)
     if diff.kind == "primitive":
         return _render_primitive(diff, indent) + suffix
+    if diff.kind == "json":
+        inner = diff.parts[0]
+        if inner.action == UPDATE:
+            head = f"{pad}    ~ "
+        else:
+            head = f"{pad}      "
+        body = render_change(inner, indent + 4, null_suffix=False)
+        return f"jsonencode(\n{head}{body}\n{pad}  )" + suffix
     if diff.kind == "object":
         keys = list(diff.attrs)
         if not keys:

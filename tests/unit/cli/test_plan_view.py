@@ -145,3 +145,32 @@ def test_no_changes() -> None:
 def test_colour_tags() -> None:
     text = colorize(render_output_changes([OutputDiff("x", after=j("1"))]), True)
     assert "\x1b[32m+\x1b[0m" in text
+
+
+def test_json_strings_render_as_jsonencode() -> None:
+    got = render(
+        [
+            OutputDiff("jl", before='[1]', after='["2"]'),
+            OutputDiff("js", before='{"a":1,"b":[1,2]}', after='{"a":"2","b":[1,2]}'),
+            OutputDiff("mix", before='{"a":1}', after="plain"),
+        ]
+    )
+    assert got == (
+        "Changes to Outputs:\n"
+        "  ~ jl  = jsonencode(\n"
+        "      ~ [\n"
+        '          ~ 1 -> "2",\n'
+        "        ]\n"
+        "    )\n"
+        "  ~ js  = jsonencode(\n"
+        "      ~ {\n"
+        '          ~ a = 1 -> "2"\n'
+        "            # (1 unchanged attribute hidden)\n"
+        "        }\n"
+        "    )\n"
+        "  ~ mix = jsonencode(\n"
+        "        {\n"
+        "          - a = 1\n"
+        "        }\n"
+        '    ) -> "plain"\n'
+    )
