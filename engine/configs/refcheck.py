@@ -38,8 +38,11 @@ _NONE = Ctx()
 
 
 class _Checker:
-    def __init__(self, node: Config) -> None:
+    def __init__(self, node: Config, failed: set[tuple[str, ...]] | None = None) -> None:
         self.node = node
+        # module paths whose own checks (or whose call's arguments) failed: terraform does not
+        # get as far as evaluating their outputs, so it reports nothing about them
+        self.failed: set[tuple[str, ...]] = failed if failed is not None else set()
         self.mod: Module = node.module
         self.out: list[Diagnostic] = []
         self.where = "the root module" if not node.path else node.path_str
@@ -156,7 +159,7 @@ class _Checker:
         if ref.kind != "module_output":
             return
         child = self.node.children.get(ref.name)
-        if child is None:
+        if child is None or child.path in self.failed:
             return
         if (call.count is not None or call.for_each is not None) and not ref.has_key:
             return  # module.m.x on a multi-instance call: an evaluation-time error
@@ -255,6 +258,11 @@ class _Checker:
 
     def module(self) -> None:
         m = self.mod
+        for mc in m.module_calls.values():
+            before = len(self.out)
+            self.module_arguments(mc.name)
+            if len(self.out) > before:
+                self.failed.add((*self.node.path, mc.name))
         for v in m.variables.values():
             for rule in v.validations:
                 self.expr(rule.condition, _NONE)
@@ -278,12 +286,13 @@ class _Checker:
         for r in m.all_resources():
             self.resource(r)
         for mc in m.module_calls.values():
-            inst = Ctx(count=mc.count is not None, each=mc.for_each is not None)
+            # terraform validate evaluates module arguments with unknown instance data, so it
+            # reports no misuse of count/each there (plan does)
+            inst = Ctx(count=True, each=True)
             self.expr(mc.count, _NONE)
             self.expr(mc.for_each, _NONE)
             self.depends_on(mc.depends_on, _NONE)
             self.body(mc.config, inst)
-            self.module_arguments(mc.name)
         for chk in m.checks.values():
             for rule in chk.asserts:
                 self.expr(rule.condition, Ctx(in_check=chk.name))
@@ -327,9 +336,10 @@ class _Checker:
                 )
 
 
-def check_module_references(node: Config) -> Diagnostics:
-    """Reference problems in one module of the tree, in source order."""
-    checker = _Checker(node)
+def check_module_references(node: Config, failed: set[tuple[str, ...]] | None = None) -> Diagnostics:
+    """Reference problems in one module of the tree, in source order. `failed` holds the
+    paths of modules already known to have errors (their outputs are not checked)."""
+    checker = _Checker(node, failed)
     checker.module()
     return Diagnostics(sorted(checker.out, key=_position))
 
@@ -343,8 +353,17 @@ def _position(d: Diagnostic) -> tuple[str, int]:
 def check_references(config: Config) -> Diagnostics:
     """Reference problems in every module of the configuration tree."""
     diags = Diagnostics()
-    for node in config.walk():
-        diags.extend(check_module_references(node))
+    failed: set[tuple[str, ...]] = set()
+
+    def visit(node: Config) -> None:
+        for name in sorted(node.children):
+            visit(node.children[name])
+        found = check_module_references(node, failed)
+        if found.has_errors:
+            failed.add(node.path)
+        diags.extend(found)
+
+    visit(config)
     return diags
 
 
