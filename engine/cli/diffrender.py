@@ -24,6 +24,24 @@ from typing import Any
 from engine.states.gojson import RawNumber
 
 CREATE, DELETE, UPDATE, NOOP = "create", "delete", "update", "noop"
+
+# Placeholders that `finish` turns into plain or coloured text.
+ARROW, TO_NULL, COMMENT_OPEN, COMMENT_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+_PLAIN = {ARROW: " -> ", TO_NULL: " -> null", COMMENT_OPEN: "", COMMENT_CLOSE: ""}
+_COLORED = {
+    ARROW: " \x1b[33m->\x1b[0m\x1b[0m ",
+    TO_NULL: " \x1b[90m-> null\x1b[0m\x1b[0m",
+    COMMENT_OPEN: "\x1b[90m",
+    COMMENT_CLOSE: "\x1b[0m\x1b[0m",
+}
+
+
+def finish(text: str, color: bool) -> str:
+    """Replace the renderer's placeholders with plain text or Terraform's colours."""
+    table = _COLORED if color else _PLAIN
+    for token, repl in table.items():
+        text = text.replace(token, repl)
+    return text
 SIGNS = {CREATE: "+", DELETE: "-", UPDATE: "~", NOOP: " "}
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -246,7 +264,7 @@ def quote_string(s: str) -> str:
             out.append("\\r")
         elif ch == "\t":
             out.append("\\t")
-        elif ch in "\u2028\u2029" or ord(ch) < 0x20:
+        elif ch in "\u2028\u2029\ue000\ue001\ue002\ue003" or ord(ch) < 0x20:
             out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
@@ -288,11 +306,11 @@ def _heredoc_lines(s: str) -> list[str]:
 
 def render_change(diff: Diff, indent: int, null_suffix: bool = True) -> str:
     """The text of `diff` after `= ` (or after a list element's sign)."""
-    suffix = " -> null" if diff.action == DELETE and null_suffix else ""
+    suffix = TO_NULL if diff.action == DELETE and null_suffix else ""
     pad = " " * indent
     if diff.kind == "typechange":
         b, a = diff.parts
-        return render_change(b, indent, False) + " -> " + render_change(a, indent)
+        return render_change(b, indent, False) + ARROW + render_change(a, indent)
     if diff.kind == "primitive":
         return _render_primitive(diff, indent) + suffix
     if diff.kind == "json":
@@ -319,7 +337,7 @@ def render_change(diff: Diff, indent: int, null_suffix: bool = True) -> str:
             text = render_change(child, indent + 4, null_suffix=diff.action != DELETE)
             lines.append(f"{pad}    {sign} {attribute_name(key).ljust(width)} = {text}")
         if hidden:
-            lines.append(f"{pad}      # ({_plural(hidden, 'attribute')})")
+            lines.append(f"{pad}      {COMMENT_OPEN}# ({_plural(hidden, 'attribute')}){COMMENT_CLOSE}")
         lines.append(f"{pad}  }}")
         return "\n".join(lines) + suffix
     # array
@@ -332,7 +350,7 @@ def render_change(diff: Diff, indent: int, null_suffix: bool = True) -> str:
     def flush() -> None:
         nonlocal hidden
         if hidden:
-            lines.append(f"{pad}      # ({_plural(hidden, 'element')})")
+            lines.append(f"{pad}      {COMMENT_OPEN}# ({_plural(hidden, 'element')}){COMMENT_CLOSE}")
             hidden = 0
 
     for i, child in enumerate(elems):
@@ -371,7 +389,7 @@ def _render_primitive(diff: Diff, indent: int) -> str:
         lines.append(f"{pad}  EOT")
         return "\n".join(lines)
     if diff.action == UPDATE:
-        return f"{_render_value(b, indent)} -> {_render_value(a, indent)}"
+        return f"{_render_value(b, indent)}{ARROW}{_render_value(a, indent)}"
     if diff.action == DELETE:
         return _render_value(b, indent)
     return _render_value(a, indent)

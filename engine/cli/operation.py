@@ -116,12 +116,16 @@ def prepare(meta: Meta, ordered_vars: list[tuple[str, str]]) -> Prepared | None:
     return prep
 
 
+def _show_changes(meta: Meta, prep: Prepared) -> None:
+    meta.ui.raw("\n" + render_output_changes(prep.diffs, meta.ui.color) + "\n" + APPLY_HINT + "\n")
+
+
 def render_plan(meta: Meta, prep: Prepared, closing_note: bool) -> None:
     """The plan as Terraform prints it: changes (or "No changes."), then the hint texts."""
     ui = meta.ui
     if prep.diags.has_errors:
         if prep.show_partial_plan() and prep.changed:
-            ui.out("\n" + render_output_changes(prep.diffs) + "\n" + APPLY_HINT)
+            _show_changes(meta, prep)
         ui.diagnostics(prep.diags)
         return
     if not prep.changed:
@@ -129,7 +133,7 @@ def render_plan(meta: Meta, prep: Prepared, closing_note: bool) -> None:
         ui.out(NO_CHANGES)
         ui.diagnostics(prep.diags)
         return
-    ui.out("\n" + render_output_changes(prep.diffs) + "\n" + APPLY_HINT)
+    _show_changes(meta, prep)
     ui.diagnostics(prep.diags)
     if closing_note and not meta.in_automation:
         ui.out("[dark_gray]\n" + SEPARATOR)

@@ -7,12 +7,24 @@ as Terraform does, with names padded to a common width and sensitive values hidd
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cli.diffrender import ABSENT, DELETE, NOOP, SIGNS, UPDATE, compute, render_change
+from engine.cli.diffrender import (
+    ABSENT,
+    DELETE,
+    NOOP,
+    SIGNS,
+    TO_NULL,
+    UPDATE,
+    compute,
+    finish,
+    render_change,
+)
 
-SIGN_COLORS = {"+": "[green]+[reset]", "-": "[red]-[reset]", "~": "[yellow]~[reset]"}
+SIGN_COLORS = {"+": "\x1b[32m+", "-": "\x1b[31m-", "~": "\x1b[33m~"}
+_SIGN_LINE = re.compile(r"^( *)([+\-~]) ")
 
 
 @dataclass(slots=True)
@@ -43,8 +55,20 @@ def has_changes(diffs: list[OutputDiff]) -> bool:
     return any(d.action() != NOOP for d in diffs)
 
 
-def render_output_changes(diffs: list[OutputDiff]) -> str:
-    """The "Changes to Outputs:" block (with colour tags), or "" when nothing changes."""
+def _color_signs(text: str) -> str:
+    """Colour each line's change sign as Terraform does (`ESC[32m+ESC[0mESC[0m`)."""
+    out = []
+    for line in text.split("\n"):
+        m = _SIGN_LINE.match(line)
+        if m:
+            line = m.group(1) + SIGN_COLORS[m.group(2)] + "\x1b[0m\x1b[0m " + line[m.end():]
+        out.append(line)
+    return "\n".join(out)
+
+
+def render_output_changes(diffs: list[OutputDiff], color: bool = False) -> str:
+    """The "Changes to Outputs:" block, or "" when nothing changes (signs coloured when
+    `color`; the text is final, not to be colourised again)."""
     shown = sorted((d for d in diffs if d.action() != NOOP), key=lambda d: d.name)
     if not shown:
         return ""
@@ -53,12 +77,12 @@ def render_output_changes(diffs: list[OutputDiff]) -> str:
     lines = ["Changes to Outputs:"]
     for d in shown:
         action = d.action()
-        sign = SIGN_COLORS.get(SIGNS[action], SIGNS[action])
         if d.before_sensitive or d.after_sensitive:
             text = "(sensitive value)"
         else:
             text = render_change(compute(d.before, d.after), 2)
-            if action == DELETE and not text.endswith(" -> null"):
-                text += " -> null"
-        lines.append(f"  {sign} {d.name.ljust(width)} = {text}")
-    return "\n".join(lines) + "\n"
+            if action == DELETE and not text.endswith(TO_NULL):
+                text += TO_NULL
+        lines.append(f"  {SIGNS[action]} {d.name.ljust(width)} = {text}")
+    block = "\n".join(lines) + "\n"
+    return finish(_color_signs(block), True) if color else finish(block, False)

@@ -143,8 +143,8 @@ def test_no_changes() -> None:
 
 
 def test_colour_tags() -> None:
-    text = colorize(render_output_changes([OutputDiff("x", after=j("1"))]), True)
-    assert "\x1b[32m+\x1b[0m" in text
+    text = render_output_changes([OutputDiff("x", after=j("1"))], color=True)
+    assert text == "Changes to Outputs:\n  \x1b[32m+\x1b[0m\x1b[0m x = 1\n"
 
 
 def test_json_strings_render_as_jsonencode() -> None:
