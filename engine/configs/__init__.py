@@ -25,9 +25,11 @@ from engine.configs.providers import (
 )
 from engine.configs.provisioners import Connection, Provisioner
 from engine.configs.refactoring import Endpoint, Import, Moved, Removed
+from engine.configs.refcheck import check_module_references, check_references
 from engine.configs.refs import Reference, parse_ref
 from engine.configs.resources import DATA, EPHEMERAL, MANAGED, Lifecycle, Resource
 from engine.configs.terraform_block import Backend, RawBlock
+from engine.configs.variable_values import collect_variable_values
 from engine.configs.variables import PARSE_HCL, PARSE_LITERAL, Variable
 from engine.configs.versions import VersionConstraint, check_core_version
 
@@ -37,6 +39,7 @@ __all__ = [
     "Local", "Module", "ModuleCall", "Moved", "Output", "PassedProvider", "ProviderAddr",
     "ProviderConfig", "ProviderConfigRef", "Provisioner", "RawBlock", "Reference", "Removed",
     "RequiredProvider", "Resource", "Variable", "VersionConstraint",
-    "check_core_version", "default_provider", "load_config", "load_module", "module_files",
+    "check_core_version", "check_module_references", "check_references",
+    "collect_variable_values", "default_provider", "load_config", "load_module", "module_files",
     "parse_provider_source", "parse_ref",
 ]
