@@ -251,7 +251,7 @@ def _decode(expr: ast.Expr, ty: Type) -> tuple[Any, Diagnostics]:
         return None, diags
     conv, msg = _convert(val.unmark()[0], ty)
     if conv is not None and conv.is_null:
-        msg = "value must not be null"
+        msg = "null value is not allowed"
     if conv is None or conv.is_null:
         diags.append(
             error("Unsuitable value type", f"Unsuitable value: {msg}", start_range(expr), expr.range)

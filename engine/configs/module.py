@@ -134,7 +134,7 @@ def append_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
             if pm.label in m.provider_metas:
                 _dup(
                     "Duplicate provider_meta block",
-                    f"A provider_meta block for provider {pm.label!r} was already declared at "
+                    f'A provider_meta block for provider "{pm.label}" was already declared at '
                     f"{m.provider_metas[pm.label].decl_range}. Providers may only have one "
                     "provider_meta block per module.",
                     pm.decl_range,
@@ -158,10 +158,10 @@ def append_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
     )):
         _dup(
             "Both a backend and cloud configuration are present",
-            "A module may declare either one 'cloud' block or one 'backend' block configuring a "
-            "state backend. HCP Terraform is configured at "
+            "A module may declare either one 'cloud' block OR one 'backend' block configuring a "
+            "state backend. The 'cloud' block is configured at "
             f"{m.cloud.decl_range}; a backend is configured at {m.backend.decl_range}. Remove the "
-            "backend block to configure HCP Terraform.",
+            "backend block to configure HCP Terraform or Terraform Enteprise.",
             m.backend.decl_range,
             diags,
         )

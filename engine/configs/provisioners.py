@@ -101,9 +101,11 @@ def decode_provisioner_block(block: Block) -> tuple[Provisioner | None, Diagnost
     if pv.type in _REMOVED:
         diags.append(
             error(
-                "Invalid provisioner block",
-                f'The "{pv.type}" provisioner has been removed from Terraform. Use a different '
-                "provisioner or manage the software with a tool of its own.",
+                f'The "{pv.type}" provisioner has been removed',
+                f'The "{pv.type}" provisioner was deprecated in Terraform 0.13.4 has been removed '
+                "from Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision "
+                "for alternatives to using provisioners that are a better fit for the Terraform "
+                "workflow.",
                 block.label_ranges[0],
             )
         )

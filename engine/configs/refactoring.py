@@ -65,10 +65,8 @@ def parse_endpoint(t: Traversal, what: str) -> tuple[Endpoint | None, Diagnostic
             i += 1
     if i < len(steps):
         kind = "resource"
-        first = name_at(i)
-        if first == "data":
-            diags.append(error("Invalid address", f"{what} cannot refer to a data resource.", rng))
-            return None, diags
+        if name_at(i) == "data":
+            i += 1
         if i + 1 >= len(steps) or not isinstance(steps[i + 1], TraverseAttr):
             diags.append(
                 error("Invalid address", "Resource specification must include a resource type and name.", rng)
@@ -200,14 +198,10 @@ def decode_import_block(block: Block) -> tuple[Import, Diagnostics]:
         imp.to = expr
         text = _static_prefix(expr)
         if text is None:
+            _, td = abs_traversal(expr, shim=False)
+            diags.extend(td)
             diags.append(
-                error(
-                    "Invalid import address expression",
-                    "Import address must be a reference to a resource's address, and only allows "
-                    "for indexing with dynamic keys. For example: module.my_module[each.key]."
-                    "my_resources[each.value] is valid.",
-                    expr.range,
-                )
+                error("Invalid import address", "Only managed resources can be imported.", a["to"].range)
             )
         else:
             imp.to_key = text

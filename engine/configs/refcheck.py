@@ -193,6 +193,16 @@ class _Checker:
                 ref.range,
             )
 
+    def output_condition(self, expr: Expr | None) -> None:
+        """An output precondition: besides the usual checks, evaluating `self` there finds no
+        such variable, which terraform also reports."""
+        if expr is None:
+            return
+        for t in variables(expr):
+            self.traversal(t, _NONE)
+            if t[0].name == "self":  # type: ignore[union-attr]
+                self._err("Unknown variable", 'There is no variable named "self".', t[0].range)
+
     def depends_on(self, deps: list[Traversal], ctx: Ctx) -> None:
         for t in deps:
             ref, diags = parse_ref(t)
@@ -279,8 +289,8 @@ class _Checker:
             self.expr(o.expr, _NONE)
             self.depends_on(o.depends_on, _NONE)
             for rule in o.preconditions:
-                self.expr(rule.condition, _NONE)
-                self.expr(rule.error_message, _NONE)
+                for e in (rule.condition, rule.error_message):
+                    self.output_condition(e)
         for pc in m.provider_configs.values():
             self.body(pc.config, _NONE)
         for r in m.all_resources():

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.configs.exprs import expr_as_keyword, expr_list
+from engine.configs.exprs import expr_as_keyword
 from engine.configs.providers import RequiredProvider, decode_required_providers_block
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
-from engine.configs.versions import VersionConstraint, decode_version_constraint
+from engine.configs.versions import TERRAFORM_VERSION, VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Body
 from engine.hcl.source import Range
@@ -66,25 +66,23 @@ def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics
         if vc is not None:
             out.required_versions.append(vc)
     if "experiments" in a:
-        exprs, d = expr_list(a["experiments"].expr)
-        diags.extend(d)
-        for e in exprs:
-            kw = expr_as_keyword(e)
-            diags.append(
-                error(
-                    "Unknown experiment keyword",
-                    f'There is no current experiment with the keyword "{kw or e.range.text()}".',
-                    e.range,
-                )
+        # release builds refuse experiments outright
+        diags.append(
+            error(
+                "Module uses experimental features",
+                "Experimental features are intended only for gathering early feedback on new "
+                "language designs, and so are available only in alpha releases of Terraform.",
+                a["experiments"].range,
             )
+        )
     if "language" in a:
         kw = expr_as_keyword(a["language"].expr)
         if kw != "TF2021":
             diags.append(
                 error(
-                    "Invalid language edition",
-                    "The language argument expects a bare language edition keyword. Terraform "
-                    "1.11 supports only language edition TF2021, which is the default.",
+                    "Unsupported language edition",
+                    f"Terraform v{TERRAFORM_VERSION} only supports language edition TF2021. This "
+                    "module requires a newer version of Terraform CLI.",
                     a["language"].expr.range,
                 )
             )

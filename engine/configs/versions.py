@@ -15,6 +15,10 @@ from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute
 from engine.hcl.source import Range
 
+# The Terraform release whose language this package implements (used in version checks and
+# in messages that name the running version).
+TERRAFORM_VERSION = "1.11.4"
+
 _VERSION = (
     r"v?([0-9]+(?:\.[0-9]+)*?)"
     r"(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)))?"
@@ -150,7 +154,7 @@ def decode_version_constraint(attr: Attribute) -> tuple[VersionConstraint | None
     return VersionConstraint(text, attr.range, clauses), diags
 
 
-def check_core_version(constraints: list[VersionConstraint], version: str) -> Diagnostics:
+def check_core_version(constraints: list[VersionConstraint], version: str = TERRAFORM_VERSION) -> Diagnostics:
     """Terraform's error for each `required_version` the running version does not satisfy."""
     diags = Diagnostics()
     for c in constraints:
