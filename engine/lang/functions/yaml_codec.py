@@ -287,7 +287,7 @@ def _events(v: Value, out: list[Any]) -> None:
     elif isinstance(v.v, dict):
         out.append(ev.MappingStartEvent(None, None, True, flow_style=not v.v))
         for k in sorted(v.v):
-            out.append(ev.ScalarEvent(None, None, (False, True), k, style='"'))
+            out.append(_scalar(k, True))
             _events(v.v[k], out)
         out.append(ev.MappingEndEvent())
     else:
@@ -302,24 +302,40 @@ _DQ_ESCAPES = {
 
 
 def _printable(ch: str) -> bool:
+    """libyaml's IS_PRINTABLE: no C1 controls and nothing outside the Basic Multilingual Plane."""
     o = ord(ch)
     return (
         o == 0x0A
         or 0x20 <= o <= 0x7E
-        or o == 0x85
         or 0xA0 <= o <= 0xD7FF
         or (0xE000 <= o <= 0xFFFD and o != 0xFEFF)
-        or 0x10000 <= o <= 0x10FFFF
     )
 
 
 class _Dumper(yaml.Dumper):
     """PyYAML's emitter with libyaml's (go-yaml's) double-quoted folding and simple keys."""
 
+    def analyze_scalar(self, scalar: str) -> Any:
+        analysis = super().analyze_scalar(scalar)
+        if any(not _printable(ch) for ch in scalar):
+            analysis.allow_flow_plain = analysis.allow_block_plain = False
+            analysis.allow_single_quoted = analysis.allow_block = False
+        return analysis
+
+    def check_empty_document(self) -> bool:
+        # libyaml never treats a document as empty, so a root "" gets no "---" marker
+        return False
+
     def check_simple_key(self) -> bool:
         if isinstance(self.event, ev.ScalarEvent) and self.event.value == "":
             return True
         return bool(super().check_simple_key())
+
+    def write_literal(self, text: str) -> None:
+        # go-yaml does not end the document with "..." after a keep-chomped (|+) literal
+        open_ended = self.open_ended  # type: ignore[has-type]
+        super().write_literal(text)
+        self.open_ended = open_ended
 
     def write_double_quoted(self, text: str, split: bool = True) -> None:
         self.write_indicator('"', True)
