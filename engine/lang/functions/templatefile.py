@@ -46,7 +46,7 @@ def _never(args: Sequence[Value], ret: Type) -> Value:
     raise FunctionError("cannot recursively call templatefile from inside another template function")
 
 
-_PARAMS = (Param("path", STRING, allow_marked=True), Param("vars", DYNAMIC))
+_PARAMS = (Param("path", STRING, allow_marked=True), Param("vars", DYNAMIC, allow_marked=True))
 _GUARD = Function("templatefile", _PARAMS, _never, _recursion_guard)
 
 
@@ -97,11 +97,14 @@ def make_templatefile(base_dir: str, file_fn: Function) -> Function:
     def _ret(args: Sequence[Value]) -> Type:
         if not (args[0].is_known and args[1].is_known):
             return DYNAMIC
-        return render(load(args[0]), args[1]).type
+        return render(load(args[0]), args[1].unmark_deep()[0]).type
 
     def _impl(args: Sequence[Value], ret: Type) -> Value:
+        # as cty does for a parameter without AllowMarked, every mark anywhere in vars moves
+        # to the result
         _, marks = args[0].unmark()
-        return render(load(args[0]), args[1]).with_marks(marks)
+        vars_val, var_marks = args[1].unmark_deep()
+        return render(load(args[0]), vars_val).with_marks(marks | var_marks)
 
     return Function("templatefile", _PARAMS, _impl, _ret)
 

@@ -158,3 +158,9 @@ def test_doublestar_components(tmp_path: Path) -> None:
     (tmp_path / "d" / "e" / "f.txt").write_text("")
     assert glob(f"{tmp_path}/**/f.txt") == [f"{tmp_path}/d/e/f.txt"]
     assert glob(f"{tmp_path}/d/**") == [f"{tmp_path}/d", f"{tmp_path}/d/e", f"{tmp_path}/d/e/f.txt"]
+
+
+def test_templatefile_result_carries_every_mark_in_vars(module: EvalContext) -> None:
+    # terraform 1.11.4 refuses this as an unmarked output ("Output refers to sensitive values")
+    v = value('templatefile("files/raw.tmpl", {x = 2, y = sensitive(1)})', module)
+    assert v.v == 2 and v.is_sensitive
