@@ -103,33 +103,29 @@ def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
 
 
 def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
-    """A JSON string's content parsed as a native expression (Terraform reads references and
-    type constraints this way in `.tf.json`); other expressions are returned unchanged."""
+    """A string literal's content parsed as a native expression (Terraform reads references
+    and type constraints this way in `.tf.json`, and quoted legacy references in `.tf`).
+
+    Positions in the result point into the original file, where Terraform puts them: from the
+    opening quote for JSON, from just after it for native syntax."""
     s = literal_string(expr)
     if s is None:
         return expr
     from engine.hcl import parse_expression
 
-    parsed, pdiags = parse_expression(s, expr.range.filename)
+    outer = expr.range.file
+    at = expr.range.start_offset + (0 if _in_json(expr) else 1)
+    # Blank out everything before the string (keeping line breaks) so that offsets, lines
+    # and columns of the parsed nodes are those of the original file, then let the nodes'
+    # source be the original file's text.
+    pad = "".join("\n" if c == "\n" else " " for c in outer.text[:at])
+    parsed, pdiags = parse_expression(pad + s, outer.filename)
+    src = parsed.range.file
+    src.text = outer.text
+    src._line_starts = None
+    src._ascii = None
     diags.extend(pdiags)
-    return _relocate(parsed, expr.range, expr.range.start_offset + 1)
-
-
-def _relocate(parsed: ast.Expr, outer: Range, start: int) -> ast.Expr:
-    """Re-point a reference parsed from inside a JSON string at the string's place."""
-    if not isinstance(parsed, ast.ScopeTraversalExpr):
-        return parsed
-    steps: list[ast.TraverseStep] = []
-    for st in parsed.traversal:
-        r = st.range
-        nr = Range(outer.file, start + r.start_offset, start + r.end_offset)
-        if isinstance(st, ast.TraverseIndex):
-            steps.append(ast.TraverseIndex(st.key, nr))
-        elif isinstance(st, ast.TraverseAttr):
-            steps.append(ast.TraverseAttr(st.name, nr))
-        else:
-            steps.append(ast.TraverseRoot(st.name, nr))
-    return ast.ScopeTraversalExpr(tuple(steps), outer)
+    return parsed
 
 
 def abs_traversal(expr: ast.Expr, shim: bool = True) -> tuple[Traversal | None, Diagnostics]:

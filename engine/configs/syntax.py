@@ -59,6 +59,8 @@ def missing_item_range(body: Body, block: Block | None = None) -> Range:
     """Where Terraform points "Missing required argument": the opening brace of the block
     (for a body without its block at hand, the first character of the body)."""
     if block is not None:
+        if is_json_body(body):
+            return block.close_brace_range
         return block.open_brace_range
     start = body.range.start_offset
     end = min(start + 1, body.range.end_offset)

@@ -1,6 +1,6 @@
 """Load-time and reference diagnostics compared with what terraform 1.11.4 reported.
 
-validate_cases.json holds, per case, a one-file configuration and the diagnostics that
+validate_cases.json holds, per case, a one-file configuration (`main.tf` or `main.tf.json`) and the diagnostics that
 `terraform validate -json` gave for it (severity, summary, detail, start line and column),
 recorded from the real binary. The conformance test at the bottom re-asks terraform.
 """
@@ -33,7 +33,7 @@ def test_enough_cases() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_recorded_terraform(name: str, tmp_path: Path) -> None:
-    write(tmp_path, {"main.tf": CASES[name]["config"]})
+    write(tmp_path, {CASES[name]["filename"]: CASES[name]["config"]})
     assert summarize(validate_here(tmp_path)) == _expected(name)
 
 
@@ -45,7 +45,7 @@ def test_recorded_expectations_still_match_terraform() -> None:
     names = sorted(CASES)[::7]
     for name in names:
         with tempfile.TemporaryDirectory(prefix="gp-configs-") as tmp:
-            work = write(Path(tmp), {"main.tf": CASES[name]["config"]})
+            work = write(Path(tmp), {CASES[name]["filename"]: CASES[name]["config"]})
             run = run_terraform(work, "validate", "-json")
             data = json.loads(run.stdout)
             got = sorted(
