@@ -7,12 +7,10 @@ is valid." or the diagnostics. Exit 0 when valid, 1 otherwise.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.cli.args import FlagSet
+from engine.cli.checking import check_config
 from engine.cli.meta import Meta
-from engine.core import evaluate_root
-from engine.diags import Diagnostic, Diagnostics, to_json
+from engine.diags import Diagnostics, to_json
 from engine.states import gojson
 
 
@@ -21,25 +19,8 @@ def validate_config(meta: Meta) -> Diagnostics:
     config, diags = meta.load_config()
     if diags.has_errors or config is None:
         return diags
-    _, more = evaluate_root(config, {}, meta.cwd, for_validation=True)
-    diags.extend(_dedupe(diags, more))
+    diags.extend(check_config(config, meta.cwd))
     return diags
-
-
-def _key(d: Diagnostic) -> tuple[Any, ...]:
-    rng = d.subject
-    where = (rng.filename, rng.start_offset, rng.end_offset) if rng is not None else None
-    return (d.severity, d.summary, where)
-
-
-def _dedupe(have: Diagnostics, more: Diagnostics) -> list[Diagnostic]:
-    seen = {_key(d) for d in have}
-    out = []
-    for d in more:
-        if _key(d) not in seen:
-            seen.add(_key(d))
-            out.append(d)
-    return out
 
 
 def run_validate(meta: Meta, args: list[str]) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cli.checking import check_config
 from engine.cli.meta import Meta
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
 from engine.core import OutputResult, evaluate_root
@@ -85,7 +86,7 @@ def prepare(meta: Meta, ordered_vars: list[tuple[str, str]]) -> Prepared | None:
         meta.ui.diagnostics(diags)
         return None
     # As Terraform, validate first (inputs unknown): static problems stop here.
-    _, more = evaluate_root(config, {}, meta.cwd, for_validation=True)
+    more = check_config(config, meta.cwd)
     if more.has_errors:
         meta.ui.diagnostics(more)
         return None

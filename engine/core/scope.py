@@ -88,8 +88,11 @@ class ModuleScope:
         return object_({"workspace": Value(STRING, self.workspace)})
 
     # -- locals --------------------------------------------------------------------------
-    def local_value(self, name: str, diags: Diagnostics) -> Value:
-        """The value of `local.<name>`, evaluating it the first time it is needed."""
+    def local_value(self, name: str, diags: Diagnostics, rng: Range | None = None) -> Value:
+        """The value of `local.<name>`, evaluating it the first time it is needed.
+
+        A local whose expression refers to itself is "Self-referencing local value"; locals
+        that refer to each other in a loop are Terraform's "Cycle: local.a (expand), ..."."""
         if name in self._locals:
             return self._locals[name]
         if name in self._local_stack:
@@ -97,13 +100,19 @@ class ModuleScope:
             key = ("cycle", ",".join(sorted(members)))
             if key not in self._reported:
                 self._reported.add(key)
-                diags.append(
-                    error(
-                        "Cycle: " + ", ".join(f"local.{m}" for m in members),
-                        "The local values above refer to each other in a cycle, so none of "
-                        "them can be evaluated.",
+                if members == [name]:
+                    diags.append(
+                        error(
+                            "Self-referencing local value",
+                            f"Local value local.{name} cannot use its own result as part of "
+                            "its expression.",
+                            rng,
+                        )
                     )
-                )
+                else:
+                    diags.append(
+                        error("Cycle: " + ", ".join(f"local.{m} (expand)" for m in members))
+                    )
             return UNKNOWN_DYNAMIC
         decl = self.module.locals[name]
         self._local_stack.append(name)
@@ -145,7 +154,7 @@ class ModuleScope:
                         )
                     )
                     continue
-                locals_needed[attr.name] = self.local_value(attr.name, diags)
+                locals_needed[attr.name] = self.local_value(attr.name, diags, rng)
             elif name == "module":
                 if attr is None:
                     continue

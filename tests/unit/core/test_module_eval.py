@@ -60,7 +60,14 @@ def test_local_cycle_names_members(tmp_path: Path) -> None:
     )
     _, diags = evaluate_root(config, {}, str(tmp_path))
     cycles = [d.summary for d in diags if d.summary.startswith("Cycle:")]
-    assert cycles == ["Cycle: local.a, local.b, local.c"]
+    assert cycles == ["Cycle: local.a (expand), local.b (expand), local.c (expand)"]
+
+
+def test_self_referencing_local(tmp_path: Path) -> None:
+    config = load(tmp_path, {"main.tf": 'locals { a = local.a }\noutput "x" { value = local.a }\n'})
+    _, diags = evaluate_root(config, {}, str(tmp_path))
+    assert summaries(diags) == ["Self-referencing local value"]
+    assert diags.items[0].subject is not None and diags.items[0].subject.text() == "local.a"
 
 
 def test_undeclared_references(tmp_path: Path) -> None:

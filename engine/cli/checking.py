@@ -1,0 +1,45 @@
+"""What `validate` (and the validation step of `plan`/`apply`) reports for a configuration.
+
+First the static reference check of every module (`engine.configs.refcheck`), then an
+evaluation of the root module with unknown inputs (`engine.core`), whose diagnostics are kept
+unless they repeat a reference problem already reported for the same place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import evaluate_root
+from engine.diags import Diagnostic, Diagnostics
+
+
+def _key(d: Diagnostic) -> tuple[Any, ...]:
+    rng = d.subject
+    where = (rng.filename, rng.start_offset, rng.end_offset) if rng is not None else None
+    return (d.severity, d.summary, where)
+
+
+def _overlaps(a: Diagnostic, b: Diagnostic) -> bool:
+    ra, rb = a.subject, b.subject
+    if ra is None or rb is None or ra.filename != rb.filename:
+        return False
+    return ra.start_offset < rb.end_offset and rb.start_offset < ra.end_offset
+
+
+def check_config(config: Any, cwd: str) -> Diagnostics:
+    """Reference problems, then evaluation problems that are not repeats of them."""
+    from engine.configs.refcheck import check_references
+
+    diags = Diagnostics()
+    refs = check_references(config)
+    diags.extend(refs)
+    _, evaluated = evaluate_root(config, {}, cwd, for_validation=True)
+    seen = {_key(d) for d in diags}
+    for d in evaluated:
+        if _key(d) in seen:
+            continue
+        if d.is_error and any(_overlaps(d, r) for r in refs.errors):
+            continue
+        seen.add(_key(d))
+        diags.append(d)
+    return diags
