@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.configs.checks import CheckRule
+from engine.configs.exprs import variables
 from engine.configs.module import Module
 from engine.diags import Diagnostics, error, warning
 from engine.hcl.source import Range
@@ -15,7 +16,10 @@ _SENSITIVE_MESSAGE = "The error message included a sensitive value, so it will n
 def _context(module: Module, values: dict[str, Value]) -> EvalContext:
     from engine.lang.functions import function_table
 
-    return EvalContext(variables={"var": object_(values)}, functions=function_table(module.source_dir))
+    # Terraform 1.11 evaluates a variable's own validation with the plain values: a sensitive
+    # variable's value appears in its error message (observed with terraform plan).
+    plain = {k: v.unmark_deep()[0] for k, v in values.items()}
+    return EvalContext(variables={"var": object_(plain)}, functions=function_table(module.source_dir))
 
 
 def _error_message(rule: CheckRule, ctx: EvalContext, diags: Diagnostics) -> str:
@@ -50,13 +54,20 @@ def _error_message(rule: CheckRule, ctx: EvalContext, diags: Diagnostics) -> str
     return str(sval.v) if not sval.is_null else ""
 
 
+def _only_variables(rule: CheckRule) -> bool:
+    exprs = [e for e in (rule.condition, rule.error_message) if e is not None]
+    return all(t[0].name == "var" for e in exprs for t in variables(e))  # type: ignore[union-attr]
+
+
 def evaluate_validations(
     module: Module, values: dict[str, Value], subjects: dict[str, Range] | None = None
 ) -> Diagnostics:
     """Errors for every validation rule whose condition is false: "Invalid value for
     variable" with the evaluated error message, pointing at `subjects[name]` (where the value
     was given, in a file) or else at the variable's declaration. Variables whose value is not
-    known (after an earlier error) are skipped."""
+    known (after an earlier error) are skipped, and so are rules that refer to anything but
+    input variables (locals, resources, ...): only the core can evaluate those, in the
+    module's full scope."""
     from engine.lang import evaluate
     from engine.values.convert import ConversionError, convert
 
@@ -66,7 +77,7 @@ def evaluate_validations(
         if name not in values or not values[name].is_wholly_known():
             continue
         for rule in var.validations:
-            if rule.condition is None:
+            if rule.condition is None or not _only_variables(rule):
                 continue
             result, d = evaluate(rule.condition, ctx)
             diags.extend(d)

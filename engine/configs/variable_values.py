@@ -258,10 +258,14 @@ def collect_variable_values(
     cli_args: list[tuple[str, str]],
     environ: Mapping[str, str],
     cwd: str,
+    validate: bool = True,
 ) -> tuple[dict[str, Value], Diagnostics]:
     """The final value of every root variable that has one, and the diagnostics.
 
-    `cli_args` holds ("var", "name=value") and ("var-file", "path") in command-line order."""
+    `cli_args` holds ("var", "name=value") and ("var-file", "path") in command-line order;
+    `cwd` is where terraform.tfvars / *.auto.tfvars are looked for and -var-file paths are
+    relative to. With `validate=False` the variables' validation rules are left to the
+    caller (values are still converted, defaulted and marked)."""
     raw, diags = _gather(cli_args, environ, cwd)
     _undeclared(raw, module, diags)
     values: dict[str, Value] = {}
@@ -275,6 +279,7 @@ def collect_variable_values(
             val = val.mark(SENSITIVE)
         values[name] = val
         subjects[name] = u.expr.range if u is not None and u.expr is not None else v.decl_range
-    diags.extend(evaluate_validations(module, values, subjects))
+    if validate:
+        diags.extend(evaluate_validations(module, values, subjects))
     return values, diags
 

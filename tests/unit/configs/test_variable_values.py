@@ -288,3 +288,62 @@ def test_precedence_matches_terraform(tmp_path: Path) -> None:
         os.environ.update(old)
     got = {k: v["value"] for k, v in json.loads(show.stdout)["variables"].items()}
     assert got == PRECEDENCE_WANT
+
+
+def test_complex_values_from_env_and_json_files(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "main.tf": 'variable "l" {\n  type = list(number)\n}\nvariable "o" {\n  type = object({a = string, b = optional(number, 7)})\n}\n',
+            "terraform.tfvars.json": '{"o": {"a": "x"}}',
+        },
+    )
+    values, diags = _collect(tmp_path, [], {"TF_VAR_l": '[1, "2"]'})
+    assert not diags
+    assert values["l"] == Value(ListType(NUMBER), [Value(NUMBER, 1), Value(NUMBER, 2)])
+    assert values["o"].v == {"a": _s("x"), "b": Value(NUMBER, 7)}
+
+
+def test_validation_scope_and_opt_out(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "main.tf": DECLS
+            + 'variable "w" {\n  default = 5\n  validation {\n    condition     = var.w < local.limit\n'
+            '    error_message = "too big"\n  }\n}\nlocals {\n  limit = 1\n}\n',
+        },
+    )
+    # a rule that needs locals is left to the core (it cannot be evaluated from inputs alone)
+    _, diags = _collect(tmp_path, [("var", "n=1")])
+    assert not diags
+    import os as _os
+
+    old = _os.getcwd()
+    _os.chdir(tmp_path)
+    try:
+        mod, _ = load_module(".")
+        _, diags = collect_variable_values(mod, [("var", "n=1"), ("var", "v=99")], {}, ".", validate=False)
+        assert not diags
+        _, diags = collect_variable_values(mod, [("var", "n=1"), ("var", "v=99")], {}, ".")
+        assert [d.summary for d in diags] == ["Invalid value for variable"]
+    finally:
+        _os.chdir(old)
+
+
+def test_sensitive_variable_in_its_own_error_message(tmp_path: Path) -> None:
+    """terraform 1.11 shows the value: `bad ab` (its validation sees the unmarked value)."""
+    write(
+        tmp_path,
+        {
+            "main.tf": 'variable "p" {\n  sensitive = true\n  validation {\n    condition     = length(var.p) > 3\n'
+            '    error_message = "bad ${var.p}"\n  }\n}\n',
+        },
+    )
+    _, diags = _collect(tmp_path, [("var", "p=ab")])
+    assert [(d.summary, d.detail, str(d.subject)) for d in diags] == [
+        (
+            "Invalid value for variable",
+            "bad ab\n\nThis was checked by the validation rule at main.tf:3,3-13.",
+            "main.tf:1,1-13",
+        )
+    ]
