@@ -29,3 +29,16 @@ def test_plan_json_matches_terraform(case: str) -> None:
     assert set(ours) == set(expected)
     for key in expected:
         assert ours[key] == expected[key], key
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_configuration_matches_terraform(case: str) -> None:
+    from engine.configs.loader import load_config
+    from engine.plans.render_json_config import config_to_json
+    from tests.unit.plans.oracle_plans import ORACLE
+
+    doc = load_doc(case)
+    root = ORACLE / case
+    config, diags = load_config(str(root))
+    assert not diags.has_errors, [d.summary for d in diags]
+    assert _norm(config_to_json(config, SCHEMAS)) == doc["configuration"]

@@ -1,0 +1,264 @@
+"""The `configuration` object of the JSON plan (terraform's jsonconfig).
+
+`config_to_json(config, schemas)` describes the loaded module tree (engine.configs.loader
+Config): `provider_config` (keyed `name` in the root, `module.x:name` in child modules that
+configure their own), and per module `outputs`, `resources` (sorted by address), `module_calls`
+and `variables`. Every expression is written as terraform does: `constant_value` when it
+evaluates with no variables and no functions, and `references` listing each reference from its
+longest form down to the referenced object (`terraform_data.a.id`, `terraform_data.a`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.addrs import parse_provider_source
+from engine.configs.exprs import static_value, variables
+from engine.configs.refs import (
+    DATA,
+    EPHEMERAL,
+    MANAGED,
+    MODULE_CALL,
+    MODULE_OUTPUT,
+    parse_ref,
+)
+from engine.diags import Diagnostics
+from engine.hcl import ast
+from engine.hcl.ast import Traversal, traversal_str
+from engine.plans.diff_schemas import Schemas, resource_schema
+from engine.plans.render_json_values import marshal
+from engine.plugin.schema import Block, Nesting
+
+Expression = dict[str, Any]
+
+
+def _key_str(key: Any) -> str:
+    raw = getattr(key, "v", key)
+    if isinstance(raw, str):
+        return '["' + raw + '"]'
+    return f"[{raw}]"
+
+
+def _subject(ref: Any) -> tuple[str, list[str]]:
+    """The referenced object's address and any extra shorter forms terraform adds."""
+    kind = ref.kind
+    extra: list[str] = []
+    if kind in (MANAGED, DATA, EPHEMERAL):
+        prefix = {MANAGED: "", DATA: "data.", EPHEMERAL: "ephemeral."}[kind]
+        base = f"{prefix}{ref.type}.{ref.name}"
+        if ref.has_key:
+            return base + _key_str(ref.key), [base]
+        return base, extra
+    if kind == MODULE_CALL:
+        base = f"module.{ref.name}"
+        if ref.has_key:
+            return base + _key_str(ref.key), [base]
+        return base, extra
+    if kind == MODULE_OUTPUT:
+        call = f"module.{ref.name}"
+        inst = call + (_key_str(ref.key) if ref.has_key else "")
+        return f"{inst}.{ref.output}", [call]
+    if kind == "self":
+        return "self", extra
+    return f"{kind}.{ref.name}", extra
+
+
+def _references(traversals: list[Traversal]) -> list[str]:
+    out: list[str] = []
+    for t in traversals:
+        ref, diags = parse_ref(t)
+        if ref is None or diags.has_errors:
+            continue
+        subject, extra = _subject(ref)
+        remains = list(ref.remaining)
+        while remains:
+            out.append(subject + traversal_str(tuple(remains)))
+            remains.pop()
+        out.append(subject)
+        out.extend(extra)
+    return out
+
+
+def expression_json(expr: ast.Expr | None) -> Expression:
+    """One expression as `{"constant_value": ...}` and/or `{"references": [...]}`."""
+    out: Expression = {}
+    if expr is None:
+        return out
+    val, diags = static_value(expr)
+    if val is not None and not diags.has_errors and val.is_wholly_known():
+        out["constant_value"] = marshal(val)
+    refs = _references(variables(expr))
+    if refs:
+        out["references"] = refs
+    return out
+
+
+def body_expressions(body: ast.Body, block: Block | None) -> dict[str, Any]:
+    """A block body's expressions by schema: attributes, then nested blocks as lists."""
+    out: dict[str, Any] = {}
+    if block is None:
+        for name, attr in body.attributes.items():
+            out[name] = expression_json(attr.expr)
+        return out
+    for name in block.attributes:
+        found_attr = body.attributes.get(name)
+        if found_attr is not None:
+            ex = expression_json(found_attr.expr)
+            if ex:
+                out[name] = ex
+    for name, nb in block.block_types.items():
+        found = [b for b in body.blocks if b.type == name]
+        if not found:
+            continue
+        inner = [body_expressions(b.body, nb.block) for b in found]
+        if nb.nesting in (Nesting.SINGLE, Nesting.GROUP):
+            out[name] = inner[0]
+        else:
+            out[name] = inner
+    return out
+
+
+def _provider_key(local: str, alias: str, module_path: tuple[str, ...]) -> str:
+    name = f"{local}.{alias}" if alias else local
+    if not module_path:
+        return name
+    return ".".join(f"module.{p}" for p in module_path) + ":" + name
+
+
+def _resolve_provider_key(node: Any, local: str, alias: str) -> str:
+    """The provider_config_key of the configuration a resource uses: the nearest module up the
+    tree that configures it (providers are inherited by child modules)."""
+    key = f"{local}.{alias}" if alias else local
+    cur = node
+    while cur is not None:
+        if key in cur.module.provider_configs:
+            return _provider_key(local, alias, cur.path)
+        if cur.parent is None:
+            break
+        cur = cur.parent
+    return _provider_key(local, alias, ())
+
+
+def _full_name(module: Any, local: str) -> str:
+    return str(module.provider_for_local_name(local))
+
+
+def _resources(node: Any, schemas: Schemas, providers: dict[str, Any]) -> list[dict[str, Any]]:
+    mod = node.module
+    out: list[dict[str, Any]] = []
+    for r in [*mod.managed_resources.values(), *mod.data_resources.values()]:
+        local = r.provider.name if r.provider is not None else r.implied_provider
+        alias = r.provider.alias if r.provider is not None else ""
+        pkey = _resolve_provider_key(node, local, alias)
+        full = _full_name(mod, local)
+        providers.setdefault(pkey, {"name": local, "full_name": full})
+        if alias:
+            providers[pkey]["alias"] = alias
+        try:
+            provider = parse_provider_source(full)
+            schema = resource_schema(schemas, provider, r.mode, r.type)
+        except ValueError:
+            schema = None
+        res: dict[str, Any] = {
+            "address": r.key,
+            "mode": r.mode,
+            "type": r.type,
+            "name": r.name,
+            "provider_config_key": pkey,
+        }
+        exprs = body_expressions(r.config, schema.block if schema else None)
+        if exprs:
+            res["expressions"] = exprs
+        res["schema_version"] = schema.version if schema else 0
+        for field_name, ex in (("count_expression", r.count), ("for_each_expression", r.for_each)):
+            ej = expression_json(ex)
+            if ej:
+                res[field_name] = ej
+        if r.depends_on:
+            res["depends_on"] = [traversal_str(t) for t in r.depends_on]
+        out.append(res)
+    return sorted(out, key=lambda r: r["address"])
+
+
+def _module_json(node: Any, schemas: Schemas, providers: dict[str, Any]) -> dict[str, Any]:
+    mod = node.module
+    out: dict[str, Any] = {}
+    outputs: dict[str, Any] = {}
+    for name in sorted(mod.outputs):
+        o = mod.outputs[name]
+        entry: dict[str, Any] = {}
+        if o.sensitive:
+            entry["sensitive"] = True
+        entry["expression"] = expression_json(o.expr)
+        if o.description:
+            entry["description"] = o.description
+        if o.depends_on:
+            entry["depends_on"] = [traversal_str(t) for t in o.depends_on]
+        outputs[name] = entry
+    if outputs:
+        out["outputs"] = outputs
+    resources = _resources(node, schemas, providers)
+    if resources:
+        out["resources"] = resources
+    calls: dict[str, Any] = {}
+    for name in sorted(mod.module_calls):
+        mc = mod.module_calls[name]
+        call: dict[str, Any] = {"source": mc.source}
+        child = node.children.get(name)
+        exprs = {a: expression_json(attr.expr) for a, attr in mc.config.attributes.items()}
+        if exprs:
+            call["expressions"] = exprs
+        for field_name, ex in (("count_expression", mc.count), ("for_each_expression", mc.for_each)):
+            ej = expression_json(ex)
+            if ej:
+                call[field_name] = ej
+        if child is not None:
+            call["module"] = _module_json(child, schemas, providers)
+        if mc.version is not None:
+            call["version_constraint"] = str(mc.version)
+        if mc.depends_on:
+            call["depends_on"] = [traversal_str(t) for t in mc.depends_on]
+        calls[name] = call
+    if calls:
+        out["module_calls"] = calls
+    variables_json: dict[str, Any] = {}
+    for name in sorted(mod.variables):
+        v = mod.variables[name]
+        entry = {}
+        if v.default is not None and not v.default.is_null:
+            entry["default"] = marshal(v.default)
+        if v.description:
+            entry["description"] = v.description
+        if v.sensitive:
+            entry["sensitive"] = True
+        variables_json[name] = entry
+    if variables_json:
+        out["variables"] = variables_json
+    return out
+
+
+def config_to_json(config: Any, schemas: Schemas) -> dict[str, Any]:
+    """The `configuration` object for a loaded configuration tree."""
+    providers: dict[str, Any] = {}
+    for node in config.walk():
+        for key, pc in node.module.provider_configs.items():
+            pkey = _provider_key(pc.name, pc.alias, node.path)
+            entry: dict[str, Any] = {"name": pc.name, "full_name": _full_name(node.module, pc.name)}
+            if pc.alias:
+                entry["alias"] = pc.alias
+            if node.path:
+                entry["module_address"] = ".".join(f"module.{p}" for p in node.path)
+            exprs = {a: expression_json(attr.expr) for a, attr in pc.config.attributes.items()}
+            if exprs:
+                entry["expressions"] = exprs
+            providers[pkey] = entry
+            del key
+    root = _module_json(config, schemas, providers)
+    out: dict[str, Any] = {}
+    if providers:
+        out["provider_config"] = dict(sorted(providers.items()))
+    out["root_module"] = root
+    return out
+
+
+__all__ = ["Diagnostics", "body_expressions", "config_to_json", "expression_json"]
