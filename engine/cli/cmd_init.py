@@ -16,6 +16,11 @@ from engine.cli.meta import Meta
 from engine.diags import error
 
 SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"
+EMPTY_DIR = (
+    "[reset][bold]Terraform initialized in an empty directory![reset]\n\n"
+    "The directory has no Terraform configuration files. You may begin working\n"
+    "with Terraform immediately by creating Terraform configuration files."
+)
 NEXT_STEPS = (
     "[reset][green]\n"
     'You may now begin working with Terraform. Try running "terraform plan" to see\n'
@@ -73,6 +78,9 @@ def run_init(meta: Meta, args: list[str]) -> int:
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
         return 1
+    if not config.module.files:
+        ui.out(EMPTY_DIR)
+        return 0
     ui.out("[reset][bold]Initializing the backend...")
     calls = getattr(config.module, "module_calls", {}) or {}
     if calls:

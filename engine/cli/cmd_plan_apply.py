@@ -71,7 +71,7 @@ def run_apply(meta: Meta, args: list[str]) -> int:
             ]
         )
         return 1
-    prep = prepare(meta, fs.ordered)
+    prep = prepare(meta, fs.ordered, "apply")
     if prep is None:
         return 1
     render_plan(meta, prep, closing_note=False)

@@ -14,7 +14,7 @@ from engine.cli.checking import check_config
 from engine.cli.meta import Meta
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
 from engine.core import OutputResult, evaluate_root
-from engine.diags import Diagnostics
+from engine.diags import Diagnostics, error
 from engine.states import LocalState, OutputValue, State, StateFile
 from engine.states.codec import encode_value
 from engine.values import Value
@@ -72,11 +72,31 @@ def _json_of(value: Value) -> Any:
     return encode_value(plain)
 
 
-def prepare(meta: Meta, ordered_vars: list[tuple[str, str]]) -> Prepared | None:
+NO_CONFIG_DETAIL = {
+    "plan": (
+        "Plan requires configuration to be present. Planning without a configuration would "
+        "mark everything for destruction, which is normally not what is desired. If you would "
+        "like to destroy everything, run plan with the -destroy option. Otherwise, create a "
+        "Terraform configuration file (.tf file) and try again."
+    ),
+    "apply": (
+        "Apply requires configuration to be present. Applying without a configuration would "
+        "mark everything for destruction, which is normally not what is desired. If you would "
+        "like to destroy everything, run 'terraform destroy' instead."
+    ),
+}
+
+
+def prepare(
+    meta: Meta, ordered_vars: list[tuple[str, str]], command: str = "plan"
+) -> Prepared | None:
     """Load, collect variables, read state, evaluate; None (errors printed) if loading fails."""
     config, diags = meta.load_config()
     if diags.has_errors or config is None:
         meta.ui.diagnostics(diags)
+        return None
+    if not config.module.files:
+        meta.ui.diagnostics([error("No configuration files", NO_CONFIG_DETAIL[command])])
         return None
     values, more = meta.collect_variables(config, ordered_vars)
     # Validation rules are checked (and reported, with the values involved) by the module
