@@ -42,5 +42,11 @@ def run_validate(meta: Meta, args: list[str]) -> int:
     meta.ui.diagnostics(diags)
     if diags.has_errors:
         return 1
+    if diags.warnings:
+        meta.ui.out(
+            "[green][bold]Success![reset] The configuration is valid, but there were some "
+            "validation warnings as shown above.\n"
+        )
+        return 0
     meta.ui.out("[green][bold]Success![reset] The configuration is valid.\n")
     return 0
