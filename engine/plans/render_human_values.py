@@ -10,10 +10,8 @@ with `]`/`}` lines, deleted values get ` -> null`, values that force replacement
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from typing import Any
 
 from engine.plans.diff import CREATE, DELETE, NOOP, UPDATE, Diff
@@ -57,32 +55,8 @@ def attribute_name(name: str) -> str:
 
 
 def format_number(v: Any) -> str:
-    """A JSON number as Go's `%g` prints a float64."""
-    x = float(str(v))
-    if x == 0:
-        return "0"
-    if math.isinf(x):
-        return "+Inf" if x > 0 else "-Inf"
-    digits, exp = _shortest(x)
-    if exp < -4 or exp >= 21:
-        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{'-' if x < 0 else ''}{mant}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    text = format(Decimal(repr(abs(x))), "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return ("-" if x < 0 else "") + text
-
-
-def _shortest(x: float) -> tuple[str, int]:
-    mant, _, e = f"{abs(x):.17e}".partition("e")
-    r = repr(abs(x))
-    d = Decimal(r)
-    sign, digits, exponent = d.as_tuple()
-    del sign, mant, e
-    ds = "".join(str(i) for i in digits).rstrip("0") or "0"
-    assert isinstance(exponent, int)
-    exp10 = len(digits) + exponent - 1
-    return ds, exp10
+    """A JSON number as the plan shows it: its exact JSON text."""
+    return str(v)
 
 
 # ------------------------------------------------------------------------------ dispatch

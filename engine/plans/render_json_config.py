@@ -103,9 +103,7 @@ def body_expressions(body: ast.Body, block: Block | None) -> dict[str, Any]:
     for name in block.attributes:
         found_attr = body.attributes.get(name)
         if found_attr is not None:
-            ex = expression_json(found_attr.expr)
-            if ex:
-                out[name] = ex
+            out[name] = expression_json(found_attr.expr)
     for name, nb in block.block_types.items():
         found = [b for b in body.blocks if b.type == name]
         if not found:

@@ -13,7 +13,7 @@ CASES = {"create": PlanMode.NORMAL, "update": PlanMode.NORMAL, "replace": PlanMo
          "replace2": PlanMode.NORMAL, "delete": PlanMode.NORMAL, "nochange": PlanMode.NORMAL,
          "counts": PlanMode.NORMAL, "sens": PlanMode.NORMAL, "moved": PlanMode.NORMAL,
          "destroy": PlanMode.DESTROY, "forcerepl": PlanMode.NORMAL, "modules": PlanMode.NORMAL,
-         "lists": PlanMode.NORMAL}
+         "lists": PlanMode.NORMAL, "misc": PlanMode.NORMAL}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -7,12 +7,16 @@ from typing import Any
 
 import pytest
 
+from engine.configs.loader import load_config
 from engine.plans.render_json import plan_to_json
+from engine.plans.render_json_config import config_to_json
+from engine.plans.render_json_state import state_to_json
+from engine.states import read_state
 from engine.values.json import dumps, loads
-from tests.unit.plans.oracle_plans import SCHEMAS, load_doc, plan_from_doc, state_from_doc
+from tests.unit.plans.oracle_plans import ORACLE, SCHEMAS, load_doc, plan_from_doc, state_from_doc
 
 CASES = ["create", "update", "replace", "replace2", "delete", "nochange", "counts", "sens",
-         "moved", "destroy", "forcerepl", "modules"]
+         "moved", "destroy", "forcerepl", "modules", "lists", "misc"]
 
 
 def _norm(doc: Any) -> Any:
@@ -24,8 +28,10 @@ def test_plan_json_matches_terraform(case: str) -> None:
     doc = load_doc(case)
     plan = plan_from_doc(doc)
     rel = [(r["resource"], r["attribute"]) for r in doc.get("relevant_attributes", [])]
-    ours = _norm(plan_to_json(plan, state_from_doc(doc), None, SCHEMAS, relevant_attributes=rel))
-    expected = {k: v for k, v in doc.items() if k != "configuration"}
+    config, diags = load_config(str(ORACLE / case))
+    assert not diags.has_errors
+    ours = _norm(plan_to_json(plan, state_from_doc(doc), config, SCHEMAS, relevant_attributes=rel))
+    expected = doc
     assert set(ours) == set(expected)
     for key in expected:
         assert ours[key] == expected[key], key
@@ -33,12 +39,32 @@ def test_plan_json_matches_terraform(case: str) -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_configuration_matches_terraform(case: str) -> None:
-    from engine.configs.loader import load_config
-    from engine.plans.render_json_config import config_to_json
-    from tests.unit.plans.oracle_plans import ORACLE
-
     doc = load_doc(case)
     root = ORACLE / case
     config, diags = load_config(str(root))
     assert not diags.has_errors, [d.summary for d in diags]
     assert _norm(config_to_json(config, SCHEMAS)) == doc["configuration"]
+
+
+@pytest.mark.parametrize("case", ["counts", "sens"])
+def test_state_json_matches_terraform(case: str) -> None:
+    sf, diags = read_state((ORACLE / case / "applied.tfstate").read_text())
+    assert sf is not None and not diags.has_errors
+    expected = loads((ORACLE / case / "state_show.json").read_text())
+    assert _norm(state_to_json(sf, SCHEMAS)) == expected
+
+
+def test_empty_state_json() -> None:
+    from engine.states import State, StateFile
+
+    assert state_to_json(StateFile(State()), SCHEMAS) == {
+        "format_version": "1.0", "terraform_version": "1.11.4"}
+    assert state_to_json(None, SCHEMAS) == {"format_version": "1.0"}
+
+
+def test_unknown_schema_falls_back_to_json_types() -> None:
+    sf, _ = read_state((ORACLE / "counts" / "applied.tfstate").read_text())
+    assert sf is not None
+    doc = _norm(state_to_json(sf, {}))
+    res = doc["values"]["root_module"]["resources"][0]
+    assert res["values"]["input"] == {"value": 0, "type": "number"}
