@@ -1,8 +1,9 @@
 """Evaluating a module tree without resources: inputs, locals, outputs, child modules.
 
 `ModuleInstance` ties a configuration node to its scope. A child module call's inputs are its
-arguments evaluated in the parent's scope; the child's outputs become the object that
-`module.<name>` refers to in the parent (declared-sensitive outputs stay marked).
+arguments evaluated in the parent's scope (with `count.index` or `each.key`/`each.value` for
+calls with `count`/`for_each`); the child's outputs become the object that `module.<name>`
+refers to in the parent (declared-sensitive outputs stay marked).
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from engine.core.expansion import expand
 from engine.core.inputs import finalize_input, validate_inputs
 from engine.core.outputs import OutputResult, evaluate_outputs
 from engine.core.scope import ModuleScope
 from engine.diags import Diagnostics, error
-from engine.values import UNKNOWN_DYNAMIC, Value, object_, unknown
+from engine.values import UNKNOWN_DYNAMIC, Value, object_, tuple_, unknown
 
 # Arguments of a `module` block that are not input variables.
 META_ARGUMENTS = frozenset(
@@ -72,6 +74,8 @@ class ModuleInstance:
         return results, diags
 
     def _child_outputs(self, name: str) -> tuple[Value, Diagnostics]:
+        """`module.<name>`: the object of the child's outputs, a tuple of them (`count`) or
+        an object of them by key (`for_each`)."""
         diags = Diagnostics()
         call = self.module.module_calls[name]
         children = getattr(self.config, "children", {}) or {}
@@ -86,20 +90,50 @@ class ModuleInstance:
                 )
             )
             return UNKNOWN_DYNAMIC, diags
-        values, more = self._call_inputs(call, child_config)
+        mode, instances, more = expand(self.scope, call)
         diags.extend(more)
         if more.has_errors:
             return UNKNOWN_DYNAMIC, diags
-        child_path = _child_module_path(self.scope.module_path, call, child_config)
+        results: list[tuple[int | str | None, Value]] = []
+        for key, extra in instances:
+            val, more = self._instance_outputs(name, call, child_config, key, extra)
+            diags.extend(more)
+            results.append((key, val))
+        if diags.has_errors:
+            return UNKNOWN_DYNAMIC, diags
+        if mode == "count":
+            return tuple_(v for _, v in results), diags
+        if mode == "for_each":
+            return object_({str(k): v for k, v in results}), diags
+        return results[0][1], diags
+
+    def _instance_outputs(
+        self,
+        name: str,
+        call: Any,
+        child_config: Any,
+        key: int | str | None,
+        extra: dict[str, Value],
+    ) -> tuple[Value, Diagnostics]:
+        diags = Diagnostics()
+        values, more = self._call_inputs(call, child_config, extra)
+        diags.extend(more)
+        if more.has_errors:
+            return UNKNOWN_DYNAMIC, diags
+        label = f"module.{name}"
+        if isinstance(key, int):
+            label += f"[{key}]"
+        elif isinstance(key, str):
+            label += f'["{key}"]'
         child = ModuleInstance(
             child_config,
-            child_path,
+            _child_module_path(self.scope.module_path, call, child_config),
             self.root_dir,
             values,
             self.check_conditions,
-            label=f"module.{name}",
+            label=label,
         )
-        self._children[name] = child
+        self._children[label] = child
         diags.extend(child.validate_inputs())
         results, more = child.outputs()
         diags.extend(more)
@@ -107,7 +141,9 @@ class ModuleInstance:
             return UNKNOWN_DYNAMIC, diags
         return object_({k: r.value for k, r in results.items()}), diags
 
-    def _call_inputs(self, call: Any, child_config: Any) -> tuple[dict[str, Value], Diagnostics]:
+    def _call_inputs(
+        self, call: Any, child_config: Any, extra: dict[str, Value]
+    ) -> tuple[dict[str, Value], Diagnostics]:
         diags = Diagnostics()
         body = call.config
         attrs = dict(getattr(body, "attributes", {}) or {})
@@ -125,7 +161,7 @@ class ModuleInstance:
                     )
                 )
                 continue
-            val, more = self.scope.evaluate(attr.expr)
+            val, more = self.scope.evaluate(attr.expr, extra)
             diags.extend(more)
             if more.has_errors:
                 continue

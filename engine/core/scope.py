@@ -125,10 +125,13 @@ class ModuleScope:
         return val
 
     # -- evaluation ----------------------------------------------------------------------
-    def evaluate(self, expr: Expr) -> tuple[Value, Diagnostics]:
-        """Evaluate `expr` in this module; undeclared references are errors."""
+    def evaluate(
+        self, expr: Expr, extra: dict[str, Value] | None = None
+    ) -> tuple[Value, Diagnostics]:
+        """Evaluate `expr` in this module; undeclared references are errors. `extra` adds
+        roots such as `count` or `each` (a module call's instance arguments)."""
         diags = Diagnostics()
-        roots: dict[str, Value] = {}
+        roots: dict[str, Value] = dict(extra or {})
         locals_needed: dict[str, Value] = {}
         modules_needed: dict[str, Value] = {}
         for trav in expr_traversals(expr):

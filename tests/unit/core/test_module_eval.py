@@ -183,3 +183,37 @@ def test_console_scope_evaluates_expressions(tmp_path: Path) -> None:
     assert text == '{\n  "a" = 1\n  "b" = "x"\n}'
     text, diags = evaluate_line(inst, "local.nope")
     assert text is None and summaries(diags) == ["Reference to undeclared local value"]
+
+
+def test_module_count_and_for_each(tmp_path: Path) -> None:
+    config = load(
+        tmp_path,
+        {
+            "main.tf": 'module "c" {\n  source = "./child"\n  count  = 2\n  x = count.index + 1\n}\n'
+            'module "e" {\n  source   = "./child"\n  for_each = toset(["ab", "c"])\n'
+            "  x        = length(each.value)\n}\n"
+            'module "z" {\n  source = "./child"\n  count  = 0\n  x = 1\n}\n'
+            'output "c" { value = module.c[*].doubled }\n'
+            'output "e" { value = { for k, m in module.e : k => m.doubled } }\n'
+            'output "z" { value = module.z }\n',
+            "child/main.tf": 'variable "x" { type = number }\noutput "doubled" { value = var.x * 2 }\n',
+        },
+    )
+    outputs, diags = evaluate_root(config, {}, str(tmp_path))
+    assert not diags.has_errors, summaries(diags)
+    assert [e.v for e in outputs["c"].value.v] == [2, 4]
+    assert {k: e.v for k, e in outputs["e"].value.v.items()} == {"ab": 4, "c": 2}
+    assert outputs["z"].value.v == []
+
+
+def test_module_bad_count(tmp_path: Path) -> None:
+    config = load(
+        tmp_path,
+        {
+            "main.tf": 'module "c" {\n  source = "./child"\n  count  = -1\n}\n'
+            'output "c" { value = module.c }\n',
+            "child/main.tf": 'output "o" { value = 1 }\n',
+        },
+    )
+    _, diags = evaluate_root(config, {}, str(tmp_path))
+    assert summaries(diags) == ["Invalid count argument"]
