@@ -48,7 +48,7 @@ def test_configuration_matches_terraform(case: str) -> None:
 
 @pytest.mark.parametrize("case", ["counts", "sens"])
 def test_state_json_matches_terraform(case: str) -> None:
-    sf, diags = read_state((ORACLE / case / "applied.tfstate").read_text())
+    sf, diags = read_state((ORACLE / case / "applied_state.json").read_text())
     assert sf is not None and not diags.has_errors
     expected = loads((ORACLE / case / "state_show.json").read_text())
     assert _norm(state_to_json(sf, SCHEMAS)) == expected
@@ -63,7 +63,7 @@ def test_empty_state_json() -> None:
 
 
 def test_unknown_schema_falls_back_to_json_types() -> None:
-    sf, _ = read_state((ORACLE / "counts" / "applied.tfstate").read_text())
+    sf, _ = read_state((ORACLE / "counts" / "applied_state.json").read_text())
     assert sf is not None
     doc = _norm(state_to_json(sf, {}))
     res = doc["values"]["root_module"]["resources"][0]
