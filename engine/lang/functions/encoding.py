@@ -16,6 +16,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.goflate import go_deflate
 from engine.lang.functions.textcodecs import lookup_encoding
 from engine.lang.functions.yaml_codec import yaml_decode, yaml_encode
 from engine.values import (
@@ -144,11 +145,9 @@ def _base64encode(args: Sequence[Value], ret: Type) -> Value:
 def gzip_go(data: bytes) -> bytes:
     """gzip `data` exactly as Go's `gzip.Writer` does after Write, Flush and Close.
 
-    Header: no name, mtime 0, OS byte 255; the deflate stream is sync-flushed and then closed
-    with an empty final stored block (as Go's flate writer does).
+    Header: no name, mtime 0, OS byte 255; the DEFLATE body is Go's own (see `goflate`).
     """
-    comp = zlib.compressobj(6, zlib.DEFLATED, -15)
-    body = comp.compress(data) + comp.flush(zlib.Z_SYNC_FLUSH) + b"\x01\x00\x00\xff\xff"
+    body = go_deflate(data)
     header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
     trailer = struct.pack("<II", zlib.crc32(data) & 0xFFFFFFFF, len(data) & 0xFFFFFFFF)
     return header + body + trailer

@@ -153,3 +153,10 @@ def test_gzip_matches_go_writer_framing() -> None:
 
 def test_json_quote_escapes_like_go() -> None:
     assert json_quote("\b\f\x01\u2029<") == '"\\b\\f\\u0001\\u2029\\u003c"'
+
+
+def test_gzip_body_is_gos_deflate_for_repetitive_input() -> None:
+    # terraform 1.11.4: base64gzip(join("", [for i in range(100) : "ab"]))
+    assert show('base64gzip(join("", [for i in range(100) : "ab"]))', fctx()) == (
+        '"H4sIAAAAAAAA/0pMGh4QAAAA//8BAAD///QtuoLIAAAA"'
+    )
