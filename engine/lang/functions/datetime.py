@@ -5,8 +5,9 @@ error texts name the failing part the way Terraform reports them) and represente
 (seconds since the Unix epoch, nanoseconds, UTC offset in seconds); years outside 1..9999
 work as in Go. Durations follow Go's `time.ParseDuration`.
 
-`timestamp` is impure (unknown during plan); `plantimestamp` gives the time the plan started,
-which the evaluator passes in, or the current time when there is none.
+`timestamp` is impure (unknown during plan); `plantimestamp` gives the time the plan started:
+the planner should replace the registry's entry with `make_plantimestamp(plan_time)`; the
+default entry reads the clock on each call.
 """
 
 from __future__ import annotations
@@ -441,13 +442,11 @@ def _timestamp(args: Sequence[Value], ret: Type) -> Value:
 
 
 def make_plantimestamp(plan_time: str | None = None) -> Function:
-    """`plantimestamp` fixed to `plan_time` (RFC 3339), or to the time of the first call."""
-    fixed: list[str] = [plan_time] if plan_time else []
+    """`plantimestamp` returning `plan_time` (RFC 3339). The planner builds one per plan so
+    every call in that plan agrees; without a plan time each call reads the clock."""
 
     def _impl(args: Sequence[Value], ret: Type) -> Value:
-        if not fixed:
-            fixed.append(now_rfc3339())
-        return string(fixed[0])
+        return string(plan_time if plan_time else now_rfc3339())
 
     return Function("plantimestamp", (), _impl, static_return(STRING))
 

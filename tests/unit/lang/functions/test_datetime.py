@@ -117,7 +117,7 @@ def test_plantimestamp_is_fixed() -> None:
     fn = make_plantimestamp("2024-05-06T07:08:09Z")
     assert call(fn, []).v == "2024-05-06T07:08:09Z"
     floating = make_plantimestamp()
-    assert call(floating, []).v == call(floating, []).v
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", call(floating, []).v)
 
 
 def test_unknown_and_sensitive_propagate() -> None:
