@@ -81,9 +81,10 @@ def whole(v: Value, arg_index: int | None = None, *, int64: bool = False) -> int
     n = v.v
     if isinstance(n, float) and n == 0:
         n = 0
-    if isinstance(n, int) and not isinstance(n, bool):
-        if not int64 or -_INT64 <= n < _INT64:
-            return n
+    in_range = isinstance(n, int) and (not int64 or -_INT64 <= n < _INT64)
+    if in_range and not isinstance(n, bool):
+        assert isinstance(n, int)
+        return n
     if int64:
         raise FunctionError(
             "value must be a whole number, between -9223372036854775808 and 9223372036854775807",
