@@ -228,6 +228,9 @@ def _convert(val: Value, ty: Type) -> tuple[Value | None, str | None]:
         return None, str(exc)
 
 
+_NOT_STATIC = ("Variables not allowed", "Function calls not allowed")
+
+
 def start_range(expr: ast.Expr) -> Range:
     """HCL's StartRange: the first part of an expression (the text inside a quoted string)."""
     if isinstance(expr, ast.TemplateExpr) and expr.parts:
@@ -244,6 +247,16 @@ def start_range(expr: ast.Expr) -> Range:
 def _decode(expr: ast.Expr, ty: Type) -> tuple[Any, Diagnostics]:
     val, diags = static_value(expr)
     if val is None:
+        if any(d.summary in _NOT_STATIC for d in diags):
+            # the expression's value is unknown here, which gohcl then cannot decode
+            diags.append(
+                error(
+                    "Unsuitable value type",
+                    "Unsuitable value: value must be known",
+                    start_range(expr),
+                    expr.range,
+                )
+            )
         return None, diags
     conv, msg = _convert(val.unmark()[0], ty)
     if conv is not None and conv.is_null:

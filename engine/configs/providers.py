@@ -115,8 +115,9 @@ class ProviderConfig:
         return f"{self.name}.{self.alias}" if self.alias else self.name
 
 
+_RESERVED_PROVIDER_ARGS = ("count", "depends_on", "for_each", "source")
 PROVIDER_SCHEMA = BodySchema(
-    (AttrSchema("alias"), AttrSchema("version")),
+    (AttrSchema("alias"), AttrSchema("version"), *(AttrSchema(n) for n in _RESERVED_PROVIDER_ARGS)),
     (BlockSchema("_"), BlockSchema("lifecycle"), BlockSchema("locals")),
 )
 
@@ -167,6 +168,16 @@ def decode_provider_block(block: Block) -> tuple[ProviderConfig | None, Diagnost
                 )
             else:
                 pc.version = VersionConstraint(text, a["version"].range, clauses)
+    for name in _RESERVED_PROVIDER_ARGS:
+        if name in a:
+            diags.append(
+                error(
+                    "Reserved argument name in provider block",
+                    f'The provider argument name "{name}" is reserved for use by Terraform in a '
+                    "future version.",
+                    a[name].name_range,
+                )
+            )
     for blk in got.blocks:
         if blk.type == "_":
             from engine.configs.syntax import merged_body

@@ -112,6 +112,15 @@ class _Checker:
                     'pair of the "for_each" attribute set.',
                     ref.range,
                 )
+            elif not ctx.each and ref.name == "value":
+                self._err(
+                    "each.value cannot be used in this context",
+                    'A reference to "each.value" has been used in a context in which it is '
+                    'unavailable, such as when the configuration no longer contains the value in '
+                    'its "for_each" expression. Remove this reference to each.value in your '
+                    "configuration to work around this error.",
+                    ref.range,
+                )
             elif not ctx.each:
                 self._err(
                     'Reference to "each" in context without for_each',
