@@ -3,8 +3,8 @@
 For each `output` block: the preconditions are checked first (a failure drops the output and
 reports "Module output value precondition failed"); then the value is evaluated. A value that
 contains sensitive data but is not declared `sensitive = true` is the error "Output refers to
-sensitive values". A declared-sensitive output's value carries the sensitive mark, so whoever
-reads it (a parent module, the CLI) keeps it hidden.
+sensitive values". The `sensitive` flag is recorded (the CLI hides such root outputs), but,
+as in Terraform 1.11, it does not mark the value a parent module reads.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def evaluate_output(
             error("Output refers to sensitive values", SENSITIVE_OUTPUT_DETAIL, decl.decl_range)
         )
         return None, diags
-    if sensitive:
-        val = val.mark(SENSITIVE)
+    # Declaring an output sensitive does not mark its value for the parent module: Terraform
+    # 1.11 hands `module.x.out` on unmarked unless the value itself carries the mark.
     return OutputResult(decl.name, val, sensitive), diags
 
 

@@ -278,6 +278,57 @@ def test_each_tool_reads_the_others_state(tmp_path: Path) -> None:
     assert json.loads((gp / "terraform.tfstate").read_text())["serial"] == 1
 
 
+MODULES = {
+    "main.tf": """
+module "one" {
+  source = "./child"
+  x      = 3
+}
+module "many" {
+  source = "./child"
+  count  = 2
+  x      = count.index
+}
+module "keyed" {
+  source   = "./child"
+  for_each = { a = 1, b = 2 }
+  x        = each.value
+}
+output "one" { value = module.one }
+output "many" { value = module.many[*].doubled }
+output "keyed" { value = { for k, m in module.keyed : k => m.where } }
+output "secret" {
+  value     = module.one.secret
+  sensitive = true
+}
+""",
+    "child/main.tf": """
+variable "x" { type = number }
+variable "label" { default = "dflt" }
+output "doubled" { value = var.x * 2 }
+output "where" { value = "${path.module}/${var.label}" }
+output "secret" {
+  value     = "s-${var.x}"
+  sensitive = true
+}
+""",
+}
+
+
+def test_local_child_modules(tmp_path: Path) -> None:
+    tf, gp = pair(tmp_path, MODULES)
+    a, b = both(tf, gp, "init", "-no-color")
+    assert a.returncode == b.returncode == 0
+    assert b.stdout == a.stdout
+    assert (gp / ".terraform/modules/modules.json").read_text() == (
+        tf / ".terraform/modules/modules.json"
+    ).read_text()
+    a, b = both(tf, gp, "apply", "-auto-approve", "-no-color")
+    assert (b.returncode, b.stdout) == (a.returncode, a.stdout)
+    a, b = both(tf, gp, "output", "-json")
+    assert b.stdout == a.stdout
+
+
 def test_console_piped(tmp_path: Path) -> None:
     tf, gp = pair(tmp_path, {"main.tf": COLLECTIONS})
     a = run("terraform", tf, "console", stdin="local.m\ntomap(local.m)\n")

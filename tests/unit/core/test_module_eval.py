@@ -96,7 +96,7 @@ def test_sensitive_outputs(tmp_path: Path) -> None:
     outputs, diags = evaluate_root(config, {}, str(tmp_path))
     assert summaries(diags) == ["Output refers to sensitive values"]
     assert "bad" not in outputs
-    assert outputs["ok"].sensitive and SENSITIVE in outputs["ok"].value.marks
+    assert outputs["ok"].sensitive and SENSITIVE in outputs["ok"].value.deep_marks()
 
 
 def test_validation_and_precondition(tmp_path: Path) -> None:
