@@ -45,8 +45,8 @@ def _merge_variable(v: Variable, o: Variable, diags: Diagnostics) -> None:
             diags.append(
                 error(
                     "Invalid default value for variable",
-                    "This default value is not compatible with the variable's type constraint: "
-                    f"{msg}.",
+                    "The overridden default value for this variable is not compatible with the "
+                    f"variable's type constraint: {msg}.",
                     o.decl_range,
                 )
             )

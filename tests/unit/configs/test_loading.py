@@ -457,12 +457,17 @@ def test_override_of_missing_objects(tmp_path: Path) -> None:
         },
     )
     _, diags = load_here(tmp_path)
-    assert [(d.summary, d.subject.start.line if d.subject else None) for d in diags] == [
-        ("Missing base variable declaration to override", 1),
-        ("Invalid default value for variable", 5),
-        ("Missing resource to override", 3),
-        ("Cannot override 'moved' blocks", 9),
+    # as terraform 1.11.4 validate reports it
+    assert [(d.summary, str(d.subject)) for d in diags] == [
+        ("Missing base variable declaration to override", "override.tf:1,1-13"),
+        ("Invalid default value for variable", "override.tf:5,1-13"),
+        ("Missing resource to override", "override.tf:3,1-28"),
+        ("Cannot override 'moved' blocks", "override.tf:9,1-6"),
     ]
+    assert diags.items[1].detail == (
+        "The overridden default value for this variable is not compatible with the variable's "
+        "type constraint: a number is required."
+    )
 
 
 def test_json_configuration(tmp_path: Path) -> None:
