@@ -2,7 +2,7 @@
 
 - `expr_as_keyword`: a bare identifier (`all`, `destroy`) or None (hcl.ExprAsKeyword).
 - `expr_list`: the elements of a static list `[a, b]` (hcl.ExprList).
-- `abs_traversal` / `rel_traversal`: a single static reference (hcl.AbsTraversalForExpr),
+- `abs_traversal`: a single static reference (hcl.AbsTraversalForExpr),
   accepting, as Terraform's `shimTraversalInString` does, a reference written as a string in
   JSON files.
 - `static_value`: the value of an expression evaluated without variables or functions, with
@@ -138,12 +138,6 @@ def abs_traversal(expr: ast.Expr, shim: bool = True) -> tuple[Traversal | None, 
         return inner.traversal, diags
     diags.append(error("Invalid expression", _STATIC_REF_DETAIL, expr.range))
     return None, diags
-
-
-def rel_traversal(expr: ast.Expr) -> tuple[Traversal | None, Diagnostics]:
-    """A relative traversal (`tags["x"]`, `ami`) as ignore_changes takes it; the first name
-    becomes a root step here, as Terraform treats it as an attribute of the object."""
-    return abs_traversal(expr)
 
 
 # ------------------------------------------------------------------------- static evaluation

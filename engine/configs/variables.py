@@ -230,8 +230,3 @@ def decode_variable_block(block: Block, override: bool) -> tuple[Variable, Diagn
             )
         v.validations.append(rule)
     return v, diags
-
-
-def null_default(v: Variable) -> Value:
-    """A typed null for a variable (what an unset nullable optional variable holds)."""
-    return Value(v.type, None) if v.type is not DYNAMIC else NULL_DYNAMIC
