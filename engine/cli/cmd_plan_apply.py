@@ -43,7 +43,7 @@ def run_plan(meta: Meta, args: list[str]) -> int:
         )
         meta.ui.err("\nFor more help on using this command, run:\n  terraform plan -help")
         return 1
-    prep = prepare(meta, fs.ordered)
+    prep = prepare(meta, fs.ordered, "plan", prompt=bool(fs.get("input")))
     if prep is None:
         return 1
     render_plan(meta, prep, closing_note=True)
@@ -71,7 +71,7 @@ def run_apply(meta: Meta, args: list[str]) -> int:
             ]
         )
         return 1
-    prep = prepare(meta, fs.ordered, "apply")
+    prep = prepare(meta, fs.ordered, "apply", prompt=bool(fs.get("input")))
     if prep is None:
         return 1
     render_plan(meta, prep, closing_note=False)

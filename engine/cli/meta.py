@@ -63,12 +63,38 @@ class Meta:
         return config, diags
 
     def collect_variables(
-        self, config: Any, ordered: list[tuple[str, str]]
+        self, config: Any, ordered: list[tuple[str, str]], prompt: bool = False
     ) -> tuple[dict[str, Value], Diagnostics]:
-        """Root input values from -var/-var-file (in order), files and TF_VAR_ variables."""
+        """Root input values from -var/-var-file (in order), files and TF_VAR_ variables.
+
+        With `prompt` (Terraform's default `-input=true`), a required variable that has no
+        value is asked for ("var.name ... Enter a value:"), in name order, and the answer is
+        taken as if given with -var; at end of input the missing values stay errors."""
         from engine.configs.variable_values import collect_variable_values
 
-        values, diags = collect_variable_values(config.module, ordered, self.environ, self.cwd)
+        module = config.module
+        values, diags = collect_variable_values(module, ordered, self.environ, self.cwd)
+        missing = [
+            name
+            for name, var in sorted(module.variables.items())
+            if var.default is None and name not in values
+        ]
+        if not prompt or not missing:
+            return dict(values), diags
+        answers: list[tuple[str, str]] = []
+        for name in missing:
+            var = module.variables[name]
+            text = f"var.{name}\n"
+            if getattr(var, "description", ""):
+                text += f"  {var.description}\n\n"
+            answer = self.ui.ask(text + "  Enter a value: ")
+            if answer is None:
+                return dict(values), diags
+            self.ui.out("")
+            answers.append(("var", f"{name}={answer}"))
+        values, diags = collect_variable_values(
+            module, [*ordered, *answers], self.environ, self.cwd
+        )
         return dict(values), diags
 
     def local_state(self) -> LocalState:

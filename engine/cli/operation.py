@@ -88,7 +88,10 @@ NO_CONFIG_DETAIL = {
 
 
 def prepare(
-    meta: Meta, ordered_vars: list[tuple[str, str]], command: str = "plan"
+    meta: Meta,
+    ordered_vars: list[tuple[str, str]],
+    command: str = "plan",
+    prompt: bool = False,
 ) -> Prepared | None:
     """Load, collect variables, read state, evaluate; None (errors printed) if loading fails."""
     config, diags = meta.load_config()
@@ -98,7 +101,7 @@ def prepare(
     if not config.module.files:
         meta.ui.diagnostics([error("No configuration files", NO_CONFIG_DETAIL[command])])
         return None
-    values, more = meta.collect_variables(config, ordered_vars)
+    values, more = meta.collect_variables(config, ordered_vars, prompt)
     # Validation rules are checked (and reported, with the values involved) by the module
     # evaluation below; a failure there still shows the partial plan, as in Terraform.
     diags.extend(d for d in more if d.summary != VALIDATION_FAILED)

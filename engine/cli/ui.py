@@ -103,9 +103,10 @@ class Ui:
                 self.stdout.flush()
 
     def ask(self, prompt: str) -> str | None:
-        """Print `prompt` and read one line; None at end of input."""
+        """Print `prompt` and read one line; None at end of input (as in Terraform, a last
+        line without its newline is end of input too)."""
         self.out(prompt, newline=False)
         line = self.stdin.readline()
-        if not line:
+        if not line.endswith("\n"):
             return None
         return line.rstrip("\r\n")

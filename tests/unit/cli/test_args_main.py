@@ -109,3 +109,28 @@ def test_version_json() -> None:
     ui, out, _err = make_ui()
     assert cli_main.run(["version", "-json"], ui) == 0
     assert '"terraform_version": "1.11.4"' in out.getvalue()
+
+
+def test_required_variable_prompt(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        'variable "name" {\n  type        = string\n  description = "Who."\n}\n'
+        'output "o" { value = var.name }\n',
+        encoding="utf-8",
+    )
+    cwd = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        ui, out, err = make_ui("bob\n")
+        assert cli_main.run(["plan"], ui) == 0
+        assert out.getvalue().startswith("var.name\n  Who.\n\n  Enter a value: \n")
+        assert '+ o = "bob"' in out.getvalue()
+
+        ui, out, err = make_ui("bob")  # no newline: end of input, as in terraform
+        assert cli_main.run(["plan"], ui) == 1
+        assert "No value for required variable" in err.getvalue()
+
+        ui, out, err = make_ui("")
+        assert cli_main.run(["plan", "-input=false"], ui) == 1
+        assert "Enter a value" not in out.getvalue()
+    finally:
+        os.chdir(cwd)
