@@ -84,18 +84,21 @@ def _single_attr(t: Traversal, diags: Diagnostics) -> tuple[str, Range, Traversa
     return None
 
 
+_WHOLE = "value must be a whole number, between -9223372036854775808 and 9223372036854775807"
+
+
 def _valid_key(key: Any) -> str | None:
-    """Terraform's ParseInstanceKey: a whole number or a string; else the error text."""
+    """Terraform's ParseInstanceKey: a string, or a whole number within int64; else why not."""
     t = getattr(key, "type", None)
     v = getattr(key, "v", key)
     name = getattr(t, "name", None)
-    if name == "string" or isinstance(v, str):
+    if name == "string" or (name is None and isinstance(v, str)):
         return None
-    if name == "number" or (isinstance(v, int) and not isinstance(v, bool)):
-        if isinstance(v, int) and not isinstance(v, bool):
-            return None if v >= 0 else "value must be a whole number"
-        return "value must be a whole number"
-    return "index key must be a string or an integer"
+    if name == "number" or (name is None and isinstance(v, int) and not isinstance(v, bool)):
+        if isinstance(v, int) and not isinstance(v, bool) and -(2**63) <= v < 2**63:
+            return None
+        return _WHOLE
+    return "either a string or an integer is required"
 
 
 def _resource_ref(kind: str, start: Range, t: Traversal, diags: Diagnostics) -> Reference | None:
