@@ -150,7 +150,8 @@ def _object_json(key: int | str | None, deposed: str, obj: ResourceInstanceObjec
         out["deposed"] = deposed
     out["schema_version"] = obj.schema_version
     if obj.attributes is not None:
-        out["attributes"] = gojson.sort_keys(obj.attributes)
+        # Raw JSON as the provider encoded it: re-indented, never reordered.
+        out["attributes"] = obj.attributes
     if obj.attributes_flat:
         out["attributes_flat"] = gojson.sort_keys(obj.attributes_flat)
     out["sensitive_attributes"] = obj.sensitive_attributes

@@ -131,3 +131,15 @@ def test_local_state_policy(tmp_path: Path) -> None:
     assert doc["outputs"]["a"]["sensitive"] is True
     assert doc["outputs"]["a"]["type"] == ["object", {"k": ["list", "string"]}]
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".tmp-")]
+
+
+def test_terraform_state_with_resources_round_trips() -> None:
+    # Written by terraform 1.11.4: two terraform_data instances (count) with dynamic values
+    # and a sensitive attribute; attribute JSON must keep the provider's key order.
+    text = (Path(__file__).parent / "terraform_data.tfstate").read_text(encoding="utf-8")
+    sf, diags = read_state(text)
+    assert not diags.has_errors and sf is not None
+    res = sf.state.resources[0]
+    assert (res.mode, res.type, res.name) == ("managed", "terraform_data", "a")
+    assert [i.index_key for i in res.instances] == [0, 1]
+    assert write_state(sf) == text
