@@ -110,3 +110,18 @@ class FlagSet:
             else:
                 self.values[name] = value
         return argv[i:]
+
+
+_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in a Go duration (`0s`, `500ms`, `1m30s`); raises FlagError when invalid."""
+    import re
+
+    if text in ("0", ""):
+        return 0.0
+    parts = re.findall(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise FlagError(f'time: invalid duration "{text}"')
+    return sum(float(n) * _UNITS[u] for n, u in parts)

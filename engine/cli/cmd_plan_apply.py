@@ -6,11 +6,38 @@ are changes. `apply` asks "Enter a value:" unless `-auto-approve`, and only `yes
 
 from __future__ import annotations
 
-from engine.cli.args import FlagSet
+from collections.abc import Callable
+
+from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.cli.operation import new_state as state_after
 from engine.cli.operation import prepare, render_apply_summary, render_plan
 from engine.diags import error
+from engine.states import LocalState
+from engine.states.lock import FilesystemLocker
+from engine.states.manager import StateManager
+
+
+def with_state_lock(
+    meta: Meta, fs: FlagSet, operation: str, body: Callable[[LocalState], int]
+) -> int:
+    """Run `body` with the local state locked (unless `-lock=false`), as Terraform does;
+    the lock is released on every exit path."""
+    try:
+        timeout = parse_duration(str(fs.get("lock-timeout")))
+    except FlagError as exc:
+        meta.ui.diagnostics([error("Invalid lock timeout", str(exc))])
+        return 1
+    storage = meta.local_state()
+    locker = FilesystemLocker(storage.path) if fs.get("lock") else None
+    mgr = StateManager(storage, locker)
+    with mgr.locked(operation, timeout) as diags:
+        if diags.has_errors:
+            meta.ui.diagnostics(diags)
+            return 1
+        code = body(storage)
+    meta.ui.diagnostics(diags)
+    return 1 if diags.has_errors else code
 
 APPROVAL_PROMPT = (
     "\n[reset][bold]Do you want to perform these actions?[reset]\n"
@@ -43,15 +70,18 @@ def run_plan(meta: Meta, args: list[str]) -> int:
         )
         meta.ui.err("\nFor more help on using this command, run:\n  terraform plan -help")
         return 1
-    prep = prepare(meta, fs.ordered, "plan", prompt=bool(fs.get("input")))
-    if prep is None:
-        return 1
-    render_plan(meta, prep, closing_note=True)
-    if prep.diags.has_errors:
-        return 1
-    if fs.get("detailed-exitcode") and prep.changed:
-        return 2
-    return 0
+    def body(storage: LocalState) -> int:
+        prep = prepare(meta, fs.ordered, "plan", prompt=bool(fs.get("input")), state=storage)
+        if prep is None:
+            return 1
+        render_plan(meta, prep, closing_note=True)
+        if prep.diags.has_errors:
+            return 1
+        if fs.get("detailed-exitcode") and prep.changed:
+            return 2
+        return 0
+
+    return with_state_lock(meta, fs, "OperationTypePlan", body)
 
 
 def run_apply(meta: Meta, args: list[str]) -> int:
@@ -71,7 +101,15 @@ def run_apply(meta: Meta, args: list[str]) -> int:
             ]
         )
         return 1
-    prep = prepare(meta, fs.ordered, "apply", prompt=bool(fs.get("input")))
+
+    def body(storage: LocalState) -> int:
+        return _apply(meta, fs, storage)
+
+    return with_state_lock(meta, fs, "OperationTypeApply", body)
+
+
+def _apply(meta: Meta, fs: FlagSet, storage: LocalState) -> int:
+    prep = prepare(meta, fs.ordered, "apply", prompt=bool(fs.get("input")), state=storage)
     if prep is None:
         return 1
     render_plan(meta, prep, closing_note=False)

@@ -92,6 +92,7 @@ def prepare(
     ordered_vars: list[tuple[str, str]],
     command: str = "plan",
     prompt: bool = False,
+    state: LocalState | None = None,
 ) -> Prepared | None:
     """Load, collect variables, read state, evaluate; None (errors printed) if loading fails."""
     config, diags = meta.load_config()
@@ -113,7 +114,8 @@ def prepare(
     if more.has_errors:
         meta.ui.diagnostics(more)
         return None
-    state = meta.local_state()
+    if state is None:
+        state = meta.local_state()
     prior, more = state.read()
     diags.extend(more)
     if diags.has_errors:

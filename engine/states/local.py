@@ -70,10 +70,12 @@ class LocalState:
             diags.append(error("Failed to load state", f"{self.path}: {exc.strerror}"))
             return None, diags
         self._loaded = True
-        self._read_text = text
         if not text.strip():
+            # An empty file (a lock creates one) is no state: nothing to back up.
+            self._read_text = None
             self._read = None
             return None, diags
+        self._read_text = text
         sf, more = read_state(text)
         diags.extend(more)
         self._read = sf

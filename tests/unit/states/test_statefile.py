@@ -143,3 +143,14 @@ def test_terraform_state_with_resources_round_trips() -> None:
     assert (res.mode, res.type, res.name) == ("managed", "terraform_data", "a")
     assert [i.index_key for i in res.instances] == [0, 1]
     assert write_state(sf) == text
+
+
+def test_empty_state_file_is_no_state(tmp_path: Path) -> None:
+    path = tmp_path / "terraform.tfstate"
+    path.write_text("", encoding="utf-8")  # what taking the lock leaves behind
+    ls = LocalState(str(path))
+    sf, _ = ls.read()
+    assert sf is None
+    sf, _ = ls.write(State(outputs={"a": OutputValue(string("x"))}))
+    assert sf is not None and sf.serial == 1
+    assert not (tmp_path / "terraform.tfstate.backup").exists()
