@@ -286,7 +286,24 @@ def less(a: Num, b: Num) -> bool:
 
 
 def equal(a: Num, b: Num) -> bool:
-    return compare(a, b) == 0
+    """cty's number equality: integers compare exactly; otherwise two numbers are equal when
+    their shortest decimal texts are (so `0.1 + 0.2 == 0.3`), and -0 equals 0."""
+    if type(a) is int and type(b) is int:
+        return a == b
+    if _is_integral(a) != _is_integral(b):
+        return False
+    if _is_integral(a):
+        return compare(a, b) == 0
+    ta, tb = format_number(a), format_number(b)
+    return (ta if ta != "-0" else "0") == (tb if tb != "-0" else "0")
+
+
+def _is_integral(x: Num) -> bool:
+    if isinstance(x, int):
+        return True
+    if isinstance(x, float):
+        return x == 0.0  # -0.0; infinities are not exact integers
+    return x.denominator == 1
 
 
 # ------------------------------------------------------------------------------ floats
