@@ -31,7 +31,9 @@ def _errors(run: Run) -> tuple[bool, list[tuple[str, Any]]]:
     try:
         data = json.loads(run.stdout)
     except json.JSONDecodeError:
-        raise AssertionError(f"not JSON (exit {run.code}): {run.stdout[:500]} {run.stderr[:500]}")
+        raise AssertionError(
+            f"not JSON (exit {run.code}): {run.stdout[:500]} {run.stderr[:500]}"
+        ) from None
     errors = [
         (_normalize(d["summary"]), d.get("range", {}).get("start", {}).get("line"))
         for d in data["diagnostics"]
