@@ -289,7 +289,9 @@ class ObjectConsKeyExpr(Expr):
             return None
         w = self.wrapped
         if isinstance(w, ScopeTraversalExpr) and len(w.traversal) == 1:
-            return w.traversal[0].name
+            root = w.traversal[0]
+            if isinstance(root, TraverseRoot):
+                return root.name
         return None
 
 

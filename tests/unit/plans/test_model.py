@@ -1,6 +1,11 @@
 from __future__ import annotations
 
-from engine.addrs import BUILTIN_TERRAFORM, ROOT_MODULE, AbsProviderConfig, parse_abs_resource_instance
+from engine.addrs import (
+    BUILTIN_TERRAFORM,
+    ROOT_MODULE,
+    AbsProviderConfig,
+    parse_abs_resource_instance,
+)
 from engine.plans import Action, OutputChange, Plan, PlanMode, ResourceInstanceChange
 from engine.values import NULL_DYNAMIC, string
 
