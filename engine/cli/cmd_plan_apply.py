@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
+from engine.cli.operation import final_outputs, prepare, render_apply_summary, render_plan
 from engine.cli.operation import new_state as state_after
-from engine.cli.operation import prepare, render_apply_summary, render_plan
 from engine.diags import error
 from engine.states import LocalState
 from engine.states.lock import FilesystemLocker
@@ -127,7 +127,11 @@ def _apply(meta: Meta, fs: FlagSet, storage: LocalState) -> int:
         if answer.strip() != "yes":
             meta.ui.out("\nApply cancelled.")
             return 1
-    sf, diags = prep.state.write(state_after(prep))
+    results, diags = final_outputs(prep)
+    if diags.has_errors:
+        meta.ui.diagnostics(diags)
+        return 1
+    sf, diags = prep.state.write(state_after(prep, results))
     meta.ui.diagnostics(diags)
     if diags.has_errors or sf is None:
         return 1

@@ -12,7 +12,8 @@ text after `name = ` for one change, starting at a line whose sign sits at colum
 - arrays are matched by their longest common subsequence, and equal-sized gaps between
   common elements pair up as in-place updates;
 - multi-line strings are rendered as `<<-EOT` heredocs, line by line;
-- strings holding a JSON object or array are diffed as that JSON inside `jsonencode(...)`.
+- strings holding a JSON object or array are diffed as that JSON inside `jsonencode(...)`;
+- `UNKNOWN` (a value known only after apply) shows as `(known after apply)`.
 """
 
 from __future__ import annotations
@@ -55,12 +56,21 @@ class _Absent:
 ABSENT: Any = _Absent()
 
 
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()  # a value only known after apply
+KNOWN_AFTER_APPLY = "(known after apply)"
+
+
 @dataclass(slots=True)
 class Diff:
     """The change from `before` to `after` (either may be ABSENT), with its children."""
 
     action: str
-    kind: str  # "primitive", "object", "array", "typechange", "json"
+    kind: str  # "primitive", "object", "array", "typechange", "json", "unknown"
     before: Any = None
     after: Any = None
     attrs: dict[str, Diff] = field(default_factory=dict)
@@ -69,6 +79,8 @@ class Diff:
 
 
 def _jtype(v: Any) -> str:
+    if v is UNKNOWN:
+        return "unknown"
     if v is ABSENT or v is None:
         return "null"
     if isinstance(v, bool):
@@ -93,11 +105,15 @@ def _same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     if ta == "null":
         return (a is ABSENT) == (b is ABSENT)
+    if ta == "unknown":
+        return False
     return bool(a == b)
 
 
 def compute(before: Any, after: Any) -> Diff:
     """Diff two JSON values; ABSENT stands for "no value at all"."""
+    if after is UNKNOWN:
+        return Diff(CREATE if before is ABSENT else UPDATE, "unknown", before, after)
     bt, at = _jtype(before), _jtype(after)
     created = bt == "null" and before is ABSENT
     deleted = at == "null" and after is ABSENT
@@ -313,6 +329,11 @@ def render_change(diff: Diff, indent: int, null_suffix: bool = True) -> str:
         return render_change(b, indent, False) + ARROW + render_change(a, indent)
     if diff.kind == "primitive":
         return _render_primitive(diff, indent) + suffix
+    if diff.kind == "unknown":
+        if diff.before is ABSENT or diff.before is None:
+            return KNOWN_AFTER_APPLY
+        old = render_change(compute(diff.before, ABSENT), indent, null_suffix=False)
+        return old + ARROW + KNOWN_AFTER_APPLY
     if diff.kind == "json":
         inner = diff.parts[0]
         if inner.action == UPDATE:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cli.checking import check_config
+from engine.cli.diffrender import UNKNOWN
 from engine.cli.meta import Meta
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
 from engine.core import OutputResult, evaluate_root
@@ -52,6 +53,9 @@ class Prepared:
 
     state: LocalState
     prior: StateFile | None
+    config: Any = None
+    values: dict[str, Value] = field(default_factory=dict)
+    cwd: str = "."
     results: dict[str, OutputResult] = field(default_factory=dict)
     diffs: list[OutputDiff] = field(default_factory=list)
     diags: Diagnostics = field(default_factory=Diagnostics)
@@ -66,10 +70,17 @@ class Prepared:
 
 
 def _json_of(value: Value) -> Any:
+    """JSON data for the plan renderer; parts known only after apply become UNKNOWN."""
     plain, _ = value.unmark_deep()
+    if not plain.is_known:
+        return UNKNOWN
     if plain.is_null:
         return None
-    return encode_value(plain)
+    if plain.is_wholly_known():
+        return encode_value(plain)
+    if isinstance(plain.v, dict):
+        return {k: _json_of(e) for k, e in plain.v.items()}
+    return [_json_of(e) for e in plain.v]
 
 
 NO_CONFIG_DETAIL = {
@@ -121,9 +132,9 @@ def prepare(
     if diags.has_errors:
         meta.ui.diagnostics(diags)
         return None
-    results, more = evaluate_root(config, values, meta.cwd)
+    results, more = evaluate_root(config, values, meta.cwd, plan_phase=True)
     diags.extend(more)
-    prep = Prepared(state, prior, results, diags=diags)
+    prep = Prepared(state, prior, config, values, meta.cwd, results, diags=diags)
     before = prior.state.outputs if prior is not None else {}
     names = set(before) | set(results) | set(config.module.outputs)
     for name in sorted(names):
@@ -166,11 +177,19 @@ def render_plan(meta: Meta, prep: Prepared, closing_note: bool) -> None:
         ui.out(NO_OUT_NOTE)
 
 
-def new_state(prep: Prepared) -> State:
+def final_outputs(prep: Prepared) -> tuple[dict[str, OutputResult], Diagnostics]:
+    """The outputs' values at apply time: what the plan knew, evaluated again when some of
+    it was known only after apply (impure functions such as `timestamp()`)."""
+    if all(r.value.is_wholly_known() for r in prep.results.values()):
+        return prep.results, Diagnostics()
+    return evaluate_root(prep.config, prep.values, prep.cwd)
+
+
+def new_state(prep: Prepared, results: dict[str, OutputResult]) -> State:
     """The state after applying: the evaluated root outputs (null ones are not stored)."""
     prior = prep.prior.state if prep.prior is not None else State()
     outputs: dict[str, OutputValue] = {}
-    for name, res in sorted(prep.results.items()):
+    for name, res in sorted(results.items()):
         plain, _ = res.value.unmark_deep()
         if plain.is_null:
             continue

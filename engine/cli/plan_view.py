@@ -17,7 +17,6 @@ from engine.cli.diffrender import (
     NOOP,
     SIGNS,
     TO_NULL,
-    UPDATE,
     compute,
     finish,
     render_change,
@@ -43,12 +42,8 @@ class OutputDiff:
             self.after = ABSENT
 
     def action(self) -> str:
-        diff = compute(self.before, self.after)
-        if diff.action == NOOP and self.before is not ABSENT and (
-            self.before_sensitive != self.after_sensitive
-        ):
-            return UPDATE
-        return diff.action
+        # A change of sensitivity alone is no change to show (Terraform shows none either).
+        return compute(self.before, self.after).action
 
 
 def has_changes(diffs: list[OutputDiff]) -> bool:

@@ -35,11 +35,13 @@ class ModuleInstance:
         input_values: dict[str, Value],
         check_conditions: bool = True,
         label: str = "the root module",
+        plan_phase: bool = False,
     ) -> None:
         self.config = config
         self.module = config.module
         self.check_conditions = check_conditions
         self.root_dir = root_dir
+        self.plan_phase = plan_phase
         self.scope = ModuleScope(
             self.module,
             module_path=module_path,
@@ -48,6 +50,7 @@ class ModuleInstance:
             input_values=input_values,
             module_outputs=self._child_outputs,
             module_label=label,
+            plan_phase=plan_phase,
         )
         self._children: dict[str, ModuleInstance] = {}
 
@@ -132,6 +135,7 @@ class ModuleInstance:
             values,
             self.check_conditions,
             label=label,
+            plan_phase=self.plan_phase,
         )
         self._children[label] = child
         diags.extend(child.validate_inputs())

@@ -27,6 +27,7 @@ def root_instance(
     values: dict[str, Value],
     cwd: str,
     for_validation: bool = False,
+    plan_phase: bool = False,
 ) -> tuple[ModuleInstance, Diagnostics]:
     """The root module instance with its finalised input values."""
     diags = Diagnostics()
@@ -51,15 +52,22 @@ def root_instance(
         fin, more = finalize_input(var, given, var.decl_range)
         diags.extend(more)
         final[name] = fin
-    inst = ModuleInstance(config, ".", cwd, final, check_conditions=not for_validation)
+    inst = ModuleInstance(
+        config, ".", cwd, final, check_conditions=not for_validation, plan_phase=plan_phase
+    )
     return inst, diags
 
 
 def evaluate_root(
-    config: Any, values: dict[str, Value], cwd: str, for_validation: bool = False
+    config: Any,
+    values: dict[str, Value],
+    cwd: str,
+    for_validation: bool = False,
+    plan_phase: bool = False,
 ) -> tuple[dict[str, OutputResult], Diagnostics]:
-    """Validate the inputs, then evaluate every root output (with marks)."""
-    inst, diags = root_instance(config, values, cwd, for_validation)
+    """Validate the inputs, then evaluate every root output (with marks). In the plan phase
+    impure functions give unknown values."""
+    inst, diags = root_instance(config, values, cwd, for_validation, plan_phase)
     if diags.has_errors:
         return {}, diags
     diags.extend(inst.validate_inputs())

@@ -9,6 +9,8 @@ references the expression makes and gives it exactly the roots it needs:
 - `module`: the outputs of the child module calls it refers to (see `engine.core.modules`);
 - `path` (`module`, `root`, `cwd`) and `terraform` (`workspace`).
 
+In the plan phase (`plan_phase`), impure functions such as `timestamp()` give unknown values.
+
 A reference to something the module does not declare is Terraform's "Reference to
 undeclared ..." error. Evaluation never raises: problems come back as diagnostics, and the
 value is then an unknown of dynamic type so callers can carry on.
@@ -47,6 +49,7 @@ class ModuleScope:
         module_outputs: ModuleOutputsFn | None = None,
         module_label: str = "the root module",
         workspace: str = "default",
+        plan_phase: bool = False,
     ) -> None:
         self.module = module
         self.module_path = module_path
@@ -56,6 +59,7 @@ class ModuleScope:
         self.module_outputs = module_outputs
         self.module_label = module_label
         self.workspace = workspace
+        self.plan_phase = plan_phase
         self._functions = function_table(os.path.join(cwd, module_path))
         self._locals: dict[str, Value] = {}
         self._local_stack: list[str] = []
@@ -182,7 +186,7 @@ class ModuleScope:
             roots["local"] = object_(locals_needed)
         if modules_needed:
             roots["module"] = object_(modules_needed)
-        ctx = EvalContext(roots, self._functions)
+        ctx = EvalContext(roots, self._functions, plan_phase=self.plan_phase)
         val, more = evaluate(expr, ctx)
         diags.extend(more)
         return val, diags

@@ -174,3 +174,28 @@ def test_json_strings_render_as_jsonencode() -> None:
         "        }\n"
         '    ) -> "plain"\n'
     )
+
+
+def test_unknown_values() -> None:
+    from engine.cli.diffrender import UNKNOWN
+
+    got = render(
+        [
+            OutputDiff("flip", before="x", after="x", before_sensitive=False, after_sensitive=True),
+            OutputDiff("l", before=j('[1, "old"]'), after=[j("1"), UNKNOWN]),
+            OutputDiff("n", after=[j("1"), UNKNOWN]),
+            OutputDiff("t", before="2026", after=UNKNOWN),
+        ]
+    )
+    assert got == (
+        "Changes to Outputs:\n"
+        "  ~ l    = [\n"
+        "        1,\n"
+        '      ~ "old" -> (known after apply),\n'
+        "    ]\n"
+        "  + n    = [\n"
+        "      + 1,\n"
+        "      + (known after apply),\n"
+        "    ]\n"
+        '  ~ t    = "2026" -> (known after apply)\n'
+    )
