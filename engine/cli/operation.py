@@ -122,8 +122,9 @@ def prepare(
         return None
     # As Terraform, validate first (inputs unknown): static problems stop here.
     more = check_config(config, meta.cwd)
+    diags.extend(more)
     if more.has_errors:
-        meta.ui.diagnostics(more)
+        meta.ui.diagnostics(diags)
         return None
     if state is None:
         state = meta.local_state()
