@@ -40,14 +40,12 @@ def render_diagnostic(diag: Diagnostic, color: bool = False, box: bool = True) -
         last = diag.context.end.line if diag.context is not None else start.line
         first = min(first, start.line)
         last = max(last, start.line)
-        width = len(str(last))
         for n in range(first, last + 1):
-            lines.append(f"  {n:>{width + 1}}: {rng.file.line_text(n)}")
+            lines.append(f"{n:>4}: {rng.file.line_text(n)}")
         if diag.values:
-            pad = " " * (width + 2)
-            lines.append(f"  {pad}  ├────────────────")
+            lines.append("    ├────────────────")
             for v in diag.values:
-                lines.append(f"  {pad}  │ {v.traversal} {v.statement}")
+                lines.append(f"    │ {v.traversal} {v.statement}")
         lines.append("")
     if diag.detail:
         lines.extend(diag.detail.split("\n"))

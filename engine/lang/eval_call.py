@@ -151,7 +151,7 @@ def _call_function(
         try:
             return lazy(exprs, ctx, ev), diags or NO_DIAGS
         except FunctionError as exc:
-            _own(diags, own, _call_failed(e, ctx, exc.message))
+            _report_function_error(e, ctx, fn, exprs, exc, diags, own)
             return UNKNOWN_DYNAMIC, diags
 
     args: list[Value] = []
@@ -173,28 +173,7 @@ def _call_function(
     try:
         result = call(fn, args, plan_phase=ctx.plan_phase)
     except FunctionError as exc:
-        if exc.arg_index is None:
-            _own(diags, own, _call_failed(e, ctx, exc.message))
-        else:
-            i = exc.arg_index
-            param = params[i] if i < len(params) else var_param
-            if param is not None and i < len(exprs):
-                _own(diags, own, _invalid_arg(e, ctx, exprs[i], param, exc.message))
-            elif param is not None:
-                _own(
-                    diags,
-                    own,
-                    diag(
-                        "Invalid function argument",
-                        f'Invalid value for "{param.name}" parameter: {exc.message}.',
-                        e.range,
-                        None,
-                        e,
-                        ctx,
-                    ),
-                )
-            else:
-                _own(diags, own, _call_failed(e, ctx, exc.message))
+        _report_function_error(e, ctx, fn, exprs, exc, diags, own)
         return UNKNOWN_DYNAMIC, diags
     except (ArithmeticError, ValueError, TypeError, KeyError, IndexError) as exc:
         # A defect inside a function implementation still reaches the user as a diagnostic.
@@ -249,3 +228,37 @@ def _call_failed(e: A.FunctionCallExpr, ctx: EvalContext, message: str) -> Diagn
 
 
 DISPATCH[A.FunctionCallExpr] = _call
+
+
+def _report_function_error(
+    e: A.FunctionCallExpr,
+    ctx: EvalContext,
+    fn: Function,
+    exprs: list[A.Expr],
+    exc: FunctionError,
+    diags: list[Diagnostic],
+    own: list[Diagnostic],
+) -> None:
+    """HCL's reporting of a failed call: an argument error points at that argument."""
+    i = exc.arg_index
+    if i is None:
+        _own(diags, own, _call_failed(e, ctx, exc.message))
+        return
+    param = fn.params[i] if i < len(fn.params) else fn.var_param
+    if param is not None and i < len(exprs):
+        _own(diags, own, _invalid_arg(e, ctx, exprs[i], param, exc.message))
+    elif param is not None:
+        _own(
+            diags,
+            own,
+            diag(
+                "Invalid function argument",
+                f'Invalid value for "{param.name}" parameter: {exc.message}.',
+                e.range,
+                None,
+                e,
+                ctx,
+            ),
+        )
+    else:
+        _own(diags, own, _call_failed(e, ctx, exc.message))

@@ -19,6 +19,7 @@ from engine.lang.functions import (
     numeric,
     special,
     strings,
+    templatestring,
 )
 from engine.lang.functions.base import Function, FunctionError, Param, call, static_return
 
@@ -32,6 +33,7 @@ _STATIC_MODULES = (
     conversion,
     datetime,
     special,
+    templatestring,
 )
 
 

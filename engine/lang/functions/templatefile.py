@@ -38,16 +38,78 @@ def diagnostics_error(diags: Any) -> str:
     return text
 
 
-def _recursion_guard(args: Sequence[Value]) -> Type:
-    raise FunctionError("cannot recursively call templatefile from inside another template function")
-
-
-def _never(args: Sequence[Value], ret: Type) -> Value:
-    raise FunctionError("cannot recursively call templatefile from inside another template function")
 
 
 _PARAMS = (Param("path", STRING, allow_marked=True), Param("vars", DYNAMIC, allow_marked=True))
-_GUARD = Function("templatefile", _PARAMS, _never, _recursion_guard)
+
+FILESYSTEM_FUNCTIONS = frozenset(
+    {
+        "file", "fileexists", "fileset", "filebase64", "filebase64sha256", "filebase64sha512",
+        "filemd5", "filesha1", "filesha256", "filesha512",
+    }
+)
+TEMPLATE_FUNCTIONS = frozenset({"templatefile", "templatestring"})
+
+
+def _refusing(name: str, message: str) -> Function:
+    def _ret(args: Sequence[Value]) -> Type:
+        raise FunctionError(message)
+
+    def _impl(args: Sequence[Value], ret: Type) -> Value:
+        raise FunctionError(message)
+
+    return Function(name, (), _impl, _ret, var_param=Param("args", DYNAMIC, allow_null=True))
+
+
+def render_template(
+    expr: Any, vars_val: Value, functions: dict[str, Function], allow_fs: bool = True
+) -> Value:
+    """Evaluate a parsed template with only `vars_val`'s attributes in scope.
+
+    Inside the template the template functions refuse to run (no recursion) and, unless
+    `allow_fs`, so do the filesystem functions (templatestring's rule). Raises FunctionError
+    pointing at the vars argument for bad variable names or missing keys.
+    """
+    from engine.hcl.ast import TraverseRoot
+    from engine.lang import EvalContext, evaluate, references
+
+    if not isinstance(vars_val.type, (MapType, ObjectType)):
+        raise FunctionError("invalid vars value: must be a map", 1)
+    variables: dict[str, Value] = dict(vars_val.v) if isinstance(vars_val.v, dict) else {}
+    for name in variables:
+        if not valid_identifier(name):
+            raise FunctionError(
+                f"invalid template variable name {go_quote(name)}: must start with a "
+                "letter, followed by zero or more letters, digits, and underscores",
+                1,
+            )
+    for traversal, _rng in references(expr):
+        root = traversal[0]
+        if isinstance(root, TraverseRoot) and root.name not in variables:
+            raise FunctionError(
+                f"vars map does not contain key {go_quote(root.name)}, "
+                f"referenced at {root.range}",
+                1,
+            )
+    scoped: dict[str, Function] = {}
+    for name, fn in functions.items():
+        plain = name.removeprefix("core::")
+        if plain in TEMPLATE_FUNCTIONS:
+            scoped[name] = _refusing(
+                plain, f"cannot recursively call {plain} from inside another template function"
+            )
+        elif not allow_fs and plain in FILESYSTEM_FUNCTIONS:
+            scoped[name] = _refusing(
+                plain,
+                f"cannot use filesystem access functions like {plain} in templatestring "
+                "templates; consider passing the function result as a template variable instead",
+            )
+        else:
+            scoped[name] = fn
+    val, diags = evaluate(expr, EvalContext(variables, scoped))
+    if diags.has_errors:
+        raise FunctionError(diagnostics_error(diags))
+    return val
 
 
 def make_templatefile(base_dir: str, file_fn: Function) -> Function:
@@ -62,37 +124,11 @@ def make_templatefile(base_dir: str, file_fn: Function) -> Function:
             raise FunctionError(diagnostics_error(diags))
         return expr
 
+
     def render(expr: Any, vars_val: Value) -> Value:
-        from engine.hcl.ast import TraverseRoot
-        from engine.lang import EvalContext, evaluate, references
         from engine.lang.functions import function_table
 
-        if not isinstance(vars_val.type, (MapType, ObjectType)):
-            raise FunctionError("invalid vars value: must be a map", 1)
-        variables: dict[str, Value] = dict(vars_val.v) if isinstance(vars_val.v, dict) else {}
-        for name in variables:
-            if not valid_identifier(name):
-                raise FunctionError(
-                    f"invalid template variable name {go_quote(name)}: must start with a "
-                    "letter, followed by zero or more letters, digits, and underscores",
-                    1,
-                )
-        for traversal, _rng in references(expr):
-            root = traversal[0]
-            if not isinstance(root, TraverseRoot):
-                continue
-            if root.name not in variables:
-                raise FunctionError(
-                    f"vars map does not contain key {go_quote(root.name)}, "
-                    f"referenced at {root.range}",
-                    1,
-                )
-        functions = dict(function_table(base_dir))
-        functions["templatefile"] = _GUARD
-        val, diags = evaluate(expr, EvalContext(variables, functions))
-        if diags.has_errors:
-            raise FunctionError(diagnostics_error(diags))
-        return val
+        return render_template(expr, vars_val, function_table(base_dir))
 
     def _ret(args: Sequence[Value]) -> Type:
         if not (args[0].is_known and args[1].is_known):
