@@ -43,3 +43,15 @@ def check_config(config: Any, cwd: str) -> Diagnostics:
         seen.add(_key(d))
         diags.append(d)
     return diags
+
+
+def unique(diags: Diagnostics) -> Diagnostics:
+    """`diags` without repeats (same severity, summary and place), first one kept."""
+    seen: set[tuple[Any, ...]] = set()
+    out = Diagnostics()
+    for d in diags:
+        k = _key(d)
+        if k not in seen:
+            seen.add(k)
+            out.append(d)
+    return out

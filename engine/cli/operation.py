@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cli.checking import check_config
+from engine.cli.checking import check_config, unique
 from engine.cli.diffrender import UNKNOWN
 from engine.cli.meta import Meta
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
@@ -135,7 +135,7 @@ def prepare(
         return None
     results, more = evaluate_root(config, values, meta.cwd, plan_phase=True)
     diags.extend(more)
-    prep = Prepared(state, prior, config, values, meta.cwd, results, diags=diags)
+    prep = Prepared(state, prior, config, values, meta.cwd, results, diags=unique(diags))
     before = prior.state.outputs if prior is not None else {}
     names = set(before) | set(results) | set(config.module.outputs)
     for name in sorted(names):
