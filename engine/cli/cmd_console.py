@@ -10,46 +10,17 @@ from __future__ import annotations
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.cli.ui import Ui, colorize, wrap_detail
+from engine.cli.ui import Ui
 from engine.core import root_instance
 from engine.core.modules import ModuleInstance
-from engine.diags import Diagnostic, Diagnostics, render_diagnostic
+from engine.diags import Diagnostics
 
 CONSOLE_FILE = "<console-input>"
 
 
-def _strip_snippet(text: str) -> str:
-    """Replace the source lines under `on <console-input> line N:` with Terraform's
-    "(source code not available)": console input is not kept as a source file."""
-    out: list[str] = []
-    skipping = False
-    for line in text.split("\n"):
-        body = line[2:] if line.startswith("│ ") else line
-        if skipping:
-            stripped = body.strip()
-            if stripped and stripped != "│" and (stripped[0].isdigit() or stripped[0] in "├│"):
-                continue
-            skipping = False
-        out.append(line)
-        if body.startswith(f"  on {CONSOLE_FILE} line"):
-            out.append(("│ " if line.startswith("│ ") else "") + "  (source code not available)")
-            skipping = True
-    return "\n".join(out)
-
-
 def show_console_diagnostics(ui: Ui, diags: Diagnostics) -> None:
-    """Diagnostics as `terraform console` prints them (no source for console input)."""
-    import dataclasses
-
-    for diag in diags:
-        d: Diagnostic = diag
-        width = 75 if ui.color else 77
-        if d.detail:
-            d = dataclasses.replace(d, detail=wrap_detail(d.detail, width))
-        text = _strip_snippet(render_diagnostic(d, color=ui.color, box=ui.color))
-        stream = ui.stderr if d.is_error else ui.stdout
-        stream.write(colorize(text, False))
-        stream.flush()
+    """Diagnostics as `terraform console` prints them: a blank line follows errors."""
+    ui.diagnostics(diags)
     if diags.has_errors:
         ui.stderr.write("\n")
         ui.stderr.flush()

@@ -43,7 +43,11 @@ VALIDATION_FAILED = "Invalid value for variable"
 
 # Errors found while evaluating (not while loading): Terraform still shows the partial plan.
 _PLAN_TIME_ERRORS = frozenset(
-    {VALIDATION_FAILED, "Module output value precondition failed"}
+    {
+        VALIDATION_FAILED,
+        "Invalid value for input variable",
+        "Module output value precondition failed",
+    }
 )
 
 
@@ -117,8 +121,11 @@ def prepare(
     # Validation rules are checked (and reported, with the values involved) by the module
     # evaluation below; a failure there still shows the partial plan, as in Terraform.
     diags.extend(d for d in more if d.summary != VALIDATION_FAILED)
-    if diags.has_errors:
-        meta.ui.diagnostics(diags)
+    if any(d.summary not in _PLAN_TIME_ERRORS for d in diags.errors):
+        # Values that cannot even be read stop here, before any value is checked.
+        meta.ui.diagnostics(
+            d for d in diags if not d.is_error or d.summary not in _PLAN_TIME_ERRORS
+        )
         return None
     # As Terraform, validate first (inputs unknown): static problems stop here.
     more = check_config(config, meta.cwd)
@@ -130,11 +137,15 @@ def prepare(
         state = meta.local_state()
     prior, more = state.read()
     diags.extend(more)
-    if diags.has_errors:
+    if any(d.summary not in _PLAN_TIME_ERRORS for d in diags.errors):
         meta.ui.diagnostics(diags)
         return None
     results, more = evaluate_root(config, values, meta.cwd, plan_phase=True)
     diags.extend(more)
+    if diags.has_errors:
+        # Outputs that depend on a failed input are left out of the errored plan, not shown
+        # as "(known after apply)".
+        results = {k: r for k, r in results.items() if r.value.is_wholly_known()}
     prep = Prepared(state, prior, config, values, meta.cwd, results, diags=unique(diags))
     before = prior.state.outputs if prior is not None else {}
     names = set(before) | set(results) | set(config.module.outputs)

@@ -48,6 +48,26 @@ def wrap_detail(detail: str, width: int) -> str:
     return "\n".join(out)
 
 
+def strip_unavailable_source(text: str) -> str:
+    """Replace the source lines under `on <name> line N:` with "(source code not available)"
+    for pseudo-files (`<console-input>`, `<value for var.x>`): Terraform keeps no source for
+    text that did not come from a configuration file."""
+    out: list[str] = []
+    skipping = False
+    for line in text.split("\n"):
+        body = line[2:] if line.startswith("│ ") else line
+        if skipping:
+            stripped = body.strip()
+            if stripped and stripped != "│" and (stripped[0].isdigit() or stripped[0] in "├│"):
+                continue
+            skipping = False
+        out.append(line)
+        if body.startswith("  on <"):
+            out.append(("│ " if line.startswith("│ ") else "") + "  (source code not available)")
+            skipping = True
+    return "\n".join(out)
+
+
 def colorize(text: str, color: bool) -> str:
     """Replace colour tags with ANSI escapes (colour on) or remove them (colour off)."""
     if not color:
@@ -93,6 +113,8 @@ class Ui:
             if diag.detail:
                 diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, width))
             text = render_diagnostic(diag, color=self.color, box=self.color)
+            if diag.subject is not None and diag.subject.filename.startswith("<"):
+                text = strip_unavailable_source(text)
             if not self.color:
                 text = text.rstrip("\n") + "\n"
             if diag.is_error:
