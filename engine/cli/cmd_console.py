@@ -48,6 +48,7 @@ def evaluate_line(inst: ModuleInstance, line: str) -> tuple[str | None, Diagnost
 
 def run_console(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().multi("var").multi("var-file").text("state").boolean("plan")
+    fs.boolean("input", True).boolean("compact-warnings")
     rest = meta.parse_flags("console", fs, args)
     if rest is None:
         return 1
