@@ -20,6 +20,7 @@ from engine.cli.cmd_plan_apply import run_apply, run_plan
 from engine.cli.cmd_show import run_show
 from engine.cli.cmd_validate import run_validate
 from engine.cli.cmd_version import run_version
+from engine.cli.help import command_help
 from engine.cli.meta import Meta
 from engine.cli.ui import Ui
 
@@ -101,7 +102,7 @@ def run(argv: list[str], ui: Ui) -> int:
         )
         return 1
     if any(a in ("-help", "-h", "--help") for a in rest):
-        ui.raw(f"Usage: groundplan [global options] {name} [options]\n\n  {entry[1]}.\n")
+        ui.raw(command_help(name, entry[1]))
         return 0
     return entry[0](Meta(ui), rest)
 
