@@ -8,34 +8,45 @@ user: an internal error prints a short crash message and exits 1.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import traceback
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from engine.cli.cmd_console import run_console
-from engine.cli.cmd_init import run_init
-from engine.cli.cmd_output import run_output
-from engine.cli.cmd_plan_apply import run_apply, run_plan
-from engine.cli.cmd_show import run_show
-from engine.cli.cmd_validate import run_validate
-from engine.cli.cmd_version import run_version
 from engine.cli.help import command_help
-from engine.cli.meta import Meta
 from engine.cli.ui import Ui
 
-Command = Callable[[Meta, list[str]], int]
+if TYPE_CHECKING:
+    from engine.cli.meta import Meta
 
-COMMANDS: dict[str, tuple[Command, str]] = {
-    "init": (run_init, "Prepare your working directory for other commands"),
-    "validate": (run_validate, "Check whether the configuration is valid"),
-    "plan": (run_plan, "Show changes required by the current configuration"),
-    "apply": (run_apply, "Create or update infrastructure"),
-    "console": (run_console, "Try Terraform expressions at an interactive command prompt"),
-    "output": (run_output, "Show output values from your root module"),
-    "show": (run_show, "Show the current state or a saved plan"),
-    "version": (run_version, "Show the current Terraform version"),
+Command = Callable[["Meta", list[str]], int]
+
+# name -> (module, function, summary); modules are imported when the command runs, so even a
+# failing import is caught by the crash guard instead of surfacing as a traceback.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "init": ("cmd_init", "run_init", "Prepare your working directory for other commands"),
+    "validate": ("cmd_validate", "run_validate", "Check whether the configuration is valid"),
+    "plan": ("cmd_plan_apply", "run_plan", "Show changes required by the current configuration"),
+    "apply": ("cmd_plan_apply", "run_apply", "Create or update infrastructure"),
+    "console": (
+        "cmd_console",
+        "run_console",
+        "Try Terraform expressions at an interactive command prompt",
+    ),
+    "output": ("cmd_output", "run_output", "Show output values from your root module"),
+    "show": ("cmd_show", "run_show", "Show the current state or a saved plan"),
+    "version": ("cmd_version", "run_version", "Show the current Terraform version"),
 }
+
+
+def load_command(name: str) -> Command:
+    """The function that runs command `name`."""
+    module, func, _ = COMMANDS[name]
+    mod = importlib.import_module(f"engine.cli.{module}")
+    fn: Command = getattr(mod, func)
+    return fn
 
 
 def usage() -> str:
@@ -46,7 +57,7 @@ def usage() -> str:
         "",
         "Main commands:",
     ]
-    for name, (_, help_text) in COMMANDS.items():
+    for name, (_, _, help_text) in COMMANDS.items():
         lines.append(f"  {name:<13}{help_text}")
     lines += [
         "",
@@ -102,9 +113,11 @@ def run(argv: list[str], ui: Ui) -> int:
         )
         return 1
     if any(a in ("-help", "-h", "--help") for a in rest):
-        ui.raw(command_help(name, entry[1]))
+        ui.raw(command_help(name, entry[2]))
         return 0
-    return entry[0](Meta(ui), rest)
+    from engine.cli.meta import Meta
+
+    return load_command(name)(Meta(ui), rest)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -94,10 +94,10 @@ def test_chdir_to_missing_directory() -> None:
 
 
 def test_crash_guard(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def boom(meta: object, args: list[str]) -> int:
+    def boom(name: str) -> object:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setitem(cli_main.COMMANDS, "plan", (boom, "explodes"))
+    monkeypatch.setattr(cli_main, "load_command", boom)
     monkeypatch.delenv("GROUNDPLAN_TRACEBACK", raising=False)
     assert cli_main.main(["plan", "-no-color"]) == 1
     captured = capsys.readouterr()
