@@ -86,7 +86,6 @@ def run_plan(meta: Meta, args: list[str]) -> int:
 
 def run_apply(meta: Meta, args: list[str]) -> int:
     fs = _operation_flags().boolean("auto-approve")
-    fs.text("state").text("state-out").text("backup")
     rest = meta.parse_flags("apply", fs, args)
     if rest is None:
         return 1

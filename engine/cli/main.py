@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
 import sys
 import traceback
 from collections.abc import Callable
@@ -70,6 +71,17 @@ def usage() -> str:
     return "\n".join(lines) + "\n"
 
 
+def env_args(command: str, args: list[str]) -> list[str]:
+    """Extra arguments from TF_CLI_ARGS and TF_CLI_ARGS_<command>, put before the command's
+    own arguments as Terraform does (shell-style quoting)."""
+    extra: list[str] = []
+    for var in ("TF_CLI_ARGS", f"TF_CLI_ARGS_{command}"):
+        value = os.environ.get(var, "")
+        if value.strip():
+            extra.extend(shlex.split(value))
+    return [*extra, *args]
+
+
 def _wants_color(argv: list[str]) -> bool:
     return not any(a in ("-no-color", "--no-color") for a in argv)
 
@@ -105,6 +117,7 @@ def run(argv: list[str], ui: Ui) -> int:
         ui.err(usage())
         return 127
     name, rest = args[0], args[1:]
+    rest = env_args(name, rest)
     entry = COMMANDS.get(name)
     if entry is None:
         ui.err(

@@ -134,3 +134,12 @@ def test_required_variable_prompt(tmp_path: Path) -> None:
         assert "Enter a value" not in out.getvalue()
     finally:
         os.chdir(cwd)
+
+
+def test_tf_cli_args_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TF_CLI_ARGS", "-no-color")
+    monkeypatch.setenv("TF_CLI_ARGS_plan", "-var 'a=b c' -input=false")
+    assert cli_main.env_args("plan", ["-detailed-exitcode"]) == [
+        "-no-color", "-var", "a=b c", "-input=false", "-detailed-exitcode",
+    ]
+    assert cli_main.env_args("output", []) == ["-no-color"]
