@@ -59,6 +59,17 @@ def run_show(meta: Meta, args: list[str]) -> int:
     if diags.has_errors:
         ui.diagnostics(diags)
         return 1
+    if sf is not None and sf.state.resources:
+        ui.diagnostics(
+            [
+                error(
+                    "Resources in state cannot be shown yet",
+                    "This version of groundplan shows states that hold only output values; "
+                    "showing resources needs their provider schemas.",
+                )
+            ]
+        )
+        return 1
     if fs.get("json"):
         ui.raw(gojson.dumps(state_json(sf), indent=None) + "\n")
         return 0
