@@ -102,6 +102,22 @@ NO_CONFIG_DETAIL = {
 }
 
 
+def _resources_anywhere(config: Any) -> str:
+    """The first resource declared anywhere in the module tree ("" when there is none)."""
+    mod = config.module
+    for kind in ("managed_resources", "data_resources", "ephemeral_resources"):
+        found = getattr(mod, kind, {}) or {}
+        if found:
+            first = next(iter(found))
+            where = f"{config.path_str}." if getattr(config, "path_str", "") else ""
+            return f"{where}{first}"
+    for child in (getattr(config, "children", {}) or {}).values():
+        found_child = _resources_anywhere(child)
+        if found_child:
+            return found_child
+    return ""
+
+
 def prepare(
     meta: Meta,
     ordered_vars: list[tuple[str, str]],
@@ -116,6 +132,18 @@ def prepare(
         return None
     if not config.module.files:
         meta.ui.diagnostics([error("No configuration files", NO_CONFIG_DETAIL[command])])
+        return None
+    unsupported = _resources_anywhere(config)
+    if unsupported:
+        meta.ui.diagnostics(
+            [
+                error(
+                    "Resources are not supported yet",
+                    f"This configuration declares {unsupported}. This version of groundplan "
+                    "plans and applies configurations without resources only.",
+                )
+            ]
+        )
         return None
     values, more = meta.collect_variables(config, ordered_vars, prompt)
     # Validation rules are checked (and reported, with the values involved) by the module
@@ -137,6 +165,14 @@ def prepare(
         state = meta.local_state()
     prior, more = state.read()
     diags.extend(more)
+    if prior is not None and prior.state.resources:
+        diags.append(
+            error(
+                "Resources are not supported yet",
+                f"The state records {prior.state.resources[0].address} and other resources; "
+                "this version of groundplan plans and applies states without resources only.",
+            )
+        )
     if any(d.summary not in _PLAN_TIME_ERRORS for d in diags.errors):
         meta.ui.diagnostics(diags)
         return None
