@@ -169,8 +169,10 @@ def prepare(
         diags.append(
             error(
                 "Resources are not supported yet",
-                f"The state records {prior.state.resources[0].address} and other resources; "
-                "this version of groundplan plans and applies states without resources only.",
+                "The state records resources ("
+                + ", ".join(r.address for r in prior.state.resources)
+                + "); this version of groundplan plans and applies states without resources "
+                "only.",
             )
         )
     if any(d.summary not in _PLAN_TIME_ERRORS for d in diags.errors):
