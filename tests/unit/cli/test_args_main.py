@@ -143,3 +143,20 @@ def test_tf_cli_args_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         "-no-color", "-var", "a=b c", "-input=false", "-detailed-exitcode",
     ]
     assert cli_main.env_args("output", []) == ["-no-color"]
+
+
+def test_resources_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(
+        'resource "terraform_data" "a" {}\noutput "o" { value = 1 }\n', encoding="utf-8"
+    )
+    ui, _out, err = make_ui()
+    cwd = os.getcwd()
+    try:
+        assert cli_main.run([f"-chdir={tmp_path}", "plan"], ui) == 1
+    finally:
+        os.chdir(cwd)
+    assert "Resources are not supported yet" in err.getvalue()
+    assert "terraform_data.a" in err.getvalue()
+    assert not (tmp_path / "terraform.tfstate").exists() or (
+        tmp_path / "terraform.tfstate"
+    ).read_text() == ""
