@@ -1,0 +1,24 @@
+"""Provisioners: running commands for a resource instance after it is created or before it
+is destroyed, as Terraform does, with the `local-exec` provisioner.
+
+- `run_provisioners(...)` (runner): evaluate and run one instance's provisioners in order.
+- `LOCAL_EXEC` (local_exec): the `local-exec` provisioner; `LOCAL_EXEC_SCHEMA` its arguments.
+- `lookup(type)` / `missing_plugin(type)` (registry): the provisioner types available.
+"""
+
+from __future__ import annotations
+
+from engine.provisioners.local_exec import LOCAL_EXEC
+from engine.provisioners.registry import lookup, missing_plugin
+from engine.provisioners.runner import SUPPRESSED_LINE, run_provisioners
+from engine.provisioners.schema import LOCAL_EXEC_SCHEMA, decode_config
+
+__all__ = [
+    "LOCAL_EXEC",
+    "LOCAL_EXEC_SCHEMA",
+    "SUPPRESSED_LINE",
+    "decode_config",
+    "lookup",
+    "missing_plugin",
+    "run_provisioners",
+]
