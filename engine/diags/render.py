@@ -19,8 +19,13 @@ def register_context_finder(finder: ContextFinder) -> None:
 
 
 def _context_of(rng: Range) -> str | None:
+    """The enclosing block's header, found as terraform does: at the byte just before the
+    subject, so a subject that starts a block (its header) has no context of its own."""
+    if rng.start_offset == 0:
+        return None
+    probe = Range(rng.file, rng.start_offset - 1, rng.start_offset - 1)
     for finder in _context_finders:
-        found = finder(rng)
+        found = finder(probe)
         if found:
             return found
     return None
