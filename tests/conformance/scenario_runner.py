@@ -27,6 +27,8 @@ update) and output changes, and after an apply the outputs and the state's resou
 Run as a script to exercise the scenarios against terraform alone (the oracle-only mode):
 
     python -m tests.conformance.scenario_runner [--compare] [NAME ...]
+
+`--compare` also runs groundplan, step by step, and reports the first step that differs.
 """
 
 from __future__ import annotations
@@ -128,9 +130,7 @@ def load_scenarios() -> dict[str, Scenario]:
         for name, body in data.items():
             if name in scenarios:
                 raise ValueError(f"scenario {name!r} defined twice ({path.name})")
-            steps = [
-                _step(s, f"{path.name}:{name}[{i}]") for i, s in enumerate(body["steps"])
-            ]
+            steps = [_step(s, f"{path.name}:{name}[{i}]") for i, s in enumerate(body["steps"])]
             if not steps:
                 raise ValueError(f"{path.name}:{name}: no steps")
             scenarios[name] = Scenario(name, str(body.get("description", "")), steps, path.name)
@@ -160,9 +160,14 @@ def _normalise_summary(summary: str) -> str:
     return summary
 
 
+def error_summaries(run: Run) -> list[str]:
+    """Every error summary of a human-readable run, in the order printed."""
+    return [_normalise_summary(m) for m in _ERROR.findall(run.stderr + "\n" + run.stdout)]
+
+
 def first_error(run: Run) -> str | None:
-    match = _ERROR.search(run.stderr) or _ERROR.search(run.stdout)
-    return _normalise_summary(match.group(1)) if match else None
+    summaries = error_summaries(run)
+    return summaries[0] if summaries else None
 
 
 def _json(run: Run, what: str) -> Any:
@@ -271,6 +276,7 @@ def run_step(run: Runner, work: Path, step: Step) -> dict[str, Any]:
     result = run(work, *argv)
     facts["exit"] = result.code
     facts["error"] = first_error(result) if result.code == 1 else None
+    facts["error_count"] = len(error_summaries(result))
     if step.op == "plan" and result.code in (0, 2):
         facts["plan"] = plan_facts(_json(run(work, "show", "-json", PLANFILE), "show -json plan"))
     if step.op in ("apply", "apply_auto"):
@@ -309,6 +315,11 @@ def check_well_formed(scenario: Scenario, observed: list[dict[str, Any]]) -> lis
                 f"{where}: terraform's first error is {facts['error']!r}, "
                 f"the scenario declares one containing {step.error!r}"
             )
+        if facts["error_count"] > 1:
+            problems.append(
+                f"{where}: terraform reports {facts['error_count']} errors; a step should "
+                "fail for one reason so that its first error is well defined"
+            )
         if step.actions:
             planned = {
                 rc["address"]: rc["actions"]
@@ -327,8 +338,34 @@ def run_terraform_side(scenario: Scenario) -> list[dict[str, Any]]:
     return run_scenario(run_terraform, scenario)
 
 
-def run_groundplan_side(scenario: Scenario) -> list[dict[str, Any]]:
-    return run_scenario(run_groundplan, scenario)
+def describe_difference(expected: dict[str, Any], actual: dict[str, Any]) -> str:
+    """The keys on which two observations of one step differ, both sides shown."""
+    lines = []
+    for key in sorted(set(expected) | set(actual)):
+        e, a = expected.get(key), actual.get(key)
+        if e != a:
+            lines.append(
+                f"  {key}:\n    terraform:  {json.dumps(e, default=str, sort_keys=True)[:3000]}"
+                f"\n    groundplan: {json.dumps(a, default=str, sort_keys=True)[:3000]}"
+            )
+    return "\n".join(lines)
+
+
+def compare_with_groundplan(scenario: Scenario, expected: list[dict[str, Any]]) -> list[str]:
+    """Run the scenario through groundplan step by step against terraform's observations.
+
+    Stops at the first step that differs: later steps build on its outcome.
+    """
+    with tempfile.TemporaryDirectory(prefix=f"gp-scn-{scenario.name}-gp-") as tmp:
+        work = Path(tmp)
+        for i, (step, want) in enumerate(zip(scenario.steps, expected)):
+            got = run_step(run_groundplan, work, step)
+            if got != want:
+                return [
+                    f"{scenario.name} step {i} ({step.op} {' '.join(step.args)}) differs "
+                    f"from terraform:\n{describe_difference(want, got)}"
+                ]
+    return []
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,13 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         expected = run_terraform_side(scenario)
         problems = check_well_formed(scenario, expected)
         if ns.compare and not problems:
-            actual = run_groundplan_side(scenario)
-            for i, (e, a) in enumerate(zip(expected, actual)):
-                if e != a:
-                    problems.append(
-                        f"step {i}: terraform {json.dumps(e, default=str)}\n"
-                        f"          groundplan {json.dumps(a, default=str)}"
-                    )
+            problems = compare_with_groundplan(scenario, expected)
         status = "ok" if not problems else "FAIL"
         print(f"{status:4} {name}")
         for p in problems:
