@@ -9,7 +9,7 @@ block's opening brace), and a value that does not convert to the attribute's typ
 
 `decode_config(body, schema, ctx)` returns an object value with one attribute per schema
 attribute (absent ones are typed nulls; ones that failed to evaluate or convert are typed
-unknowns) plus the diagnostics. Marks (sensitivity) on argument values are kept.
+unknowns) plus the diagnostics, in source order. Marks (sensitivity) on argument values are kept.
 
 `LOCAL_EXEC_SCHEMA` is the `local-exec` provisioner's schema, as Terraform's.
 """
@@ -99,4 +99,5 @@ def decode_config(body: Body, schema: ConfigSchema, ctx: EvalContext) -> tuple[V
                 )
             )
             attrs[spec.name] = unknown(spec.type)
+    diags.items.sort(key=lambda d: d.subject.start_offset if d.subject is not None else -1)
     return object_(attrs), diags
