@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from engine.diags import Diagnostics
 from engine.provisioners import LOCAL_EXEC
 from engine.provisioners.lines import TailBuffer
@@ -70,7 +72,7 @@ def test_partial_line_is_flushed_when_output_pauses() -> None:
     assert stamps[1][0] < 0.5 <= stamps[2][0]
 
 
-def test_environment_is_added_to_the_inherited_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_environment_is_added_to_the_inherited_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GP_INHERITED", "inh")
     monkeypatch.setenv("GP_OVERRIDDEN", "old")
     env = {"GP_NEW": string("new"), "GP_OVERRIDDEN": string("new2"), "GP_NULL": null(STRING)}
@@ -175,7 +177,7 @@ def test_tail_buffer_keeps_the_last_8k() -> None:
     buf.write(b"a" * 5000)
     buf.write(b"b" * 5000)
     assert buf.text() == "a" * 3192 + "b" * 5000
-    lines, diags = _run(_config("head -c 9000 /dev/zero | tr '\\0' x; echo; echo END; exit 1"))
+    _, diags = _run(_config("head -c 9000 /dev/zero | tr '\\0' x; echo; echo END; exit 1"))
     detail = diags.errors[0].detail
     output = detail.split(". Output: ", 1)[1]
     assert len(output) == 8192 and output.endswith("x\nEND\n")

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import threading
 
+from engine.diags import Diagnostics
 from engine.provisioners import SUPPRESSED_LINE, run_provisioners
-from engine.values import SENSITIVE, number, object_, string
-
+from engine.values import SENSITIVE, Value, number, object_, string
 from tests.unit.provisioners.conftest import Loaded, LoadFn
 
 SELF = object_({"input": string("hello"), "id": string("i-1")})
 
 
-def _run(cfg: Loaded, when: str = "create", **names: object):  # noqa: ANN202
+def _run(cfg: Loaded, when: str = "create", **names: Value) -> Diagnostics:
     return run_provisioners(
-        cfg.provisioners, when, SELF, cfg.ctx(**names), cfg.addr, cfg.hooks, threading.Event()  # type: ignore[arg-type]
+        cfg.provisioners, when, SELF, cfg.ctx(**names), cfg.addr, cfg.hooks, threading.Event()
     )
 
 

@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+from engine.diags import Diagnostics
 from engine.lang import EvalContext
 from engine.lang.functions import function_table
 from engine.provisioners import LOCAL_EXEC_SCHEMA, decode_config
-from engine.values import BOOL, SENSITIVE, ListType, MapType, STRING, object_, string
-
+from engine.values import BOOL, SENSITIVE, STRING, ListType, MapType, Value, object_, string
 from tests.unit.provisioners.conftest import LoadFn
 
 
-def _decode(load: LoadFn, body: str, **names: object):  # noqa: ANN202
+def _decode(load: LoadFn, body: str, **names: Value) -> tuple[Value, Diagnostics]:
     cfg = load(
         'resource "terraform_data" "a" {\n  provisioner "local-exec" {\n' + body + "\n  }\n}\n"
     )
-    ctx = EvalContext(dict(names), function_table(str(cfg.directory)))  # type: ignore[arg-type]
+    ctx = EvalContext(dict(names), function_table(str(cfg.directory)))
     return decode_config(cfg.provisioners[0].config, LOCAL_EXEC_SCHEMA, ctx)
 
 
 def test_schema_types_match_terraform() -> None:
     t = LOCAL_EXEC_SCHEMA.implied_type()
-    assert t.attrs == {  # type: ignore[attr-defined]
+    assert t.attrs == {
         "command": STRING,
         "interpreter": ListType(STRING),
         "working_dir": STRING,
