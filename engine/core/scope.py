@@ -35,6 +35,14 @@ from engine.values import STRING, UNKNOWN_DYNAMIC, Value, object_, string
 # the reference (for messages). Supplied by `engine.core.modules`.
 ModuleOutputsFn = Callable[[str], tuple[Value, Diagnostics]]
 
+# Gives the value a resource reference stands for: (mode "managed"/"data", type, name) →
+# the object (single instance), tuple (count) or object by key (for_each). Supplied by the
+# plan and apply walks (engine.core.instances); without it resources are unknown.
+ResourceValueFn = Callable[[str, str, str], Value]
+
+# Roots a caller supplies through `extra` (never looked up as resource types).
+_EXTRA_ROOTS = frozenset({"count", "each", "self"})
+
 
 class ModuleScope:
     """Everything an expression in one module can refer to."""
@@ -50,8 +58,10 @@ class ModuleScope:
         module_label: str = "the root module",
         workspace: str = "default",
         plan_phase: bool = False,
+        resource_value: ResourceValueFn | None = None,
     ) -> None:
         self.module = module
+        self.resource_value = resource_value
         self.module_path = module_path
         self.root_path = root_path
         self.cwd = cwd
@@ -72,6 +82,24 @@ class ModuleScope:
         self._locals.clear()
         self._modules.clear()
         self._var_object = None
+
+    def override_function(self, name: str, fn: Any) -> None:
+        """Use `fn` for function `name` in this scope (the planner's `plantimestamp`)."""
+        self._functions = dict(self._functions)
+        self._functions[name] = fn
+
+    def set_input(self, name: str, value: Value) -> None:
+        """Set (or replace) the value of input variable `name` (a module call's argument)."""
+        self.input_values[name] = value
+        self._var_object = None
+
+    def forget_module(self, name: str) -> None:
+        """Drop the memoised `module.<name>` object (one of its outputs got a new value)."""
+        self._modules.pop(name, None)
+
+    def set_local(self, name: str, value: Value) -> None:
+        """Memoise `local.<name>` as `value` (its graph node evaluated it)."""
+        self._locals[name] = value
 
     # -- roots -------------------------------------------------------------------------
     def var_object(self) -> Value:
@@ -138,6 +166,8 @@ class ModuleScope:
         roots: dict[str, Value] = dict(extra or {})
         locals_needed: dict[str, Value] = {}
         modules_needed: dict[str, Value] = {}
+        managed_root: dict[str, dict[str, Value]] = {}
+        data_root: dict[str, dict[str, Value]] = {}
         for trav in expr_traversals(expr):
             root = trav[0]
             assert isinstance(root, TraverseRoot)
@@ -180,6 +210,29 @@ class ModuleScope:
                 roots["path"] = self.path_object()
             elif name == "terraform":
                 roots["terraform"] = self.terraform_object()
+            elif name in _EXTRA_ROOTS or self.resource_value is None:
+                continue
+            elif name == "data":
+                if attr is None or len(trav) < 3 or not isinstance(trav[2], TraverseAttr):
+                    continue
+                rname = trav[2].name
+                if f"data.{attr.name}.{rname}" not in self.module.data_resources:
+                    diags.append(self._undeclared_resource(f"data.{attr.name}", rname, rng))
+                    continue
+                data_root.setdefault(attr.name, {})[rname] = self.resource_value(
+                    "data", attr.name, rname
+                )
+            elif attr is not None:
+                if f"{name}.{attr.name}" not in self.module.managed_resources:
+                    diags.append(self._undeclared_resource(name, attr.name, rng))
+                    continue
+                managed_root.setdefault(name, {})[attr.name] = self.resource_value(
+                    "managed", name, attr.name
+                )
+        for rtype, by_name in managed_root.items():
+            roots[rtype] = object_(by_name)
+        if data_root:
+            roots["data"] = object_({t: object_(v) for t, v in data_root.items()})
         if diags.has_errors:
             return UNKNOWN_DYNAMIC, diags
         if locals_needed:
@@ -201,6 +254,17 @@ class ModuleScope:
             diags.extend(more)
         self._modules[name] = val
         return val
+
+    def _undeclared_resource(self, rtype: str, name: str, rng: Range) -> Diagnostic:
+        return error(
+            "Reference to undeclared resource",
+            f'A managed resource "{rtype}" "{name}" has not been declared in '
+            f"{self.module_label}."
+            if not rtype.startswith("data.")
+            else f'A data resource "{rtype[5:]}" "{name}" has not been declared in '
+            f"{self.module_label}.",
+            rng,
+        )
 
     def _undeclared_var(self, name: str, rng: Range) -> Diagnostic:
         return error(

@@ -1,0 +1,39 @@
+"""The nodes of plan graphs: one per configuration object (before instance expansion).
+
+A `Node` names a resource (`terraform_data.a`, `data.x.y`), a local, an input variable, an
+output, a module call's expansion or a `check` block in a static module path. `str(node)` is
+the name terraform's graph messages use (`local.x (expand)`, `module.m (expand)`, a resource
+by its address), so cycle errors read as terraform's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.addrs import Module
+
+RESOURCE, LOCAL, VAR, OUTPUT, CALL, CHECK = "resource", "local", "var", "output", "call", "check"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Node:
+    """A configuration object in module `module`; `name` is the resource key
+    (`type.name` / `data.type.name`) or the local/variable/output/call/check name."""
+
+    kind: str
+    module: Module
+    name: str
+
+    def __str__(self) -> str:
+        prefix = f"{self.module}." if self.module.names else ""
+        if self.kind == RESOURCE:
+            return prefix + self.name
+        if self.kind == CALL:
+            return f"{prefix}module.{self.name} (expand)"
+        if self.kind == CHECK:
+            return f"{prefix}check.{self.name}"
+        return f"{prefix}{self.kind}.{self.name} (expand)"
+
+    @property
+    def is_data(self) -> bool:
+        return self.kind == RESOURCE and self.name.startswith("data.")

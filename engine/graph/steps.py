@@ -1,0 +1,281 @@
+"""The single-purpose steps that build a plan graph, as terraform's graph transformers.
+
+Each step is a callable `step(build) -> Diagnostics` that adds or removes nodes and edges of
+`build.graph` (edge `u -> v`: `v` depends on `u`). `engine.graph.builder` runs them in order:
+
+1. `ConfigStep`: a node per resource, data source, local, variable, output, module call and
+   check block of every module in the configuration;
+2. `StateStep`: a node per resource recorded in state that the configuration no longer has
+   (orphans, also those of removed modules);
+3. `ReferencesStep`: an edge from every object an expression refers to (and `depends_on`);
+4. `ModuleExpansionStep`: an edge from a module call's expansion to everything in the module;
+5. `TargetsStep`: keep only the targets, what they depend on and the outputs that depend on
+   nothing else (`-target`);
+6. `CycleStep`: terraform's "Cycle: ..." errors naming the members of each cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from engine.addrs import (
+    AbsResource,
+    AbsResourceInstance,
+    Module,
+    ModuleInstance,
+    parse_module_instance,
+)
+from engine.configs.exprs import variables as expr_traversals
+from engine.configs.refs import (
+    DATA,
+    LOCAL,
+    MANAGED,
+    MODULE_CALL,
+    MODULE_OUTPUT,
+    VAR,
+    parse_ref,
+)
+from engine.diags import Diagnostics
+from engine.graph.builder_nodes import CALL, CHECK, OUTPUT, RESOURCE, Node
+from engine.graph.builder_nodes import LOCAL as LOCAL_NODE
+from engine.graph.builder_nodes import VAR as VAR_NODE
+from engine.graph.dag import check_acyclic
+from engine.hcl.ast import Body, Expr, Traversal
+
+
+@dataclass(slots=True)
+class GraphBuild:
+    """The graph under construction and what its nodes stand for."""
+
+    config: Any
+    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    objects: dict[Node, Any] = field(default_factory=dict)
+    configs: dict[Module, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ expressions of objects
+def body_exprs(body: Body) -> Iterator[Expr]:
+    """Every expression in a body, nested blocks (and `dynamic` blocks) included."""
+    for attr in body.attributes.values():
+        yield attr.expr
+    for blk in body.blocks:
+        yield from body_exprs(blk.body)
+
+
+def _rule_exprs(rules: Iterable[Any]) -> Iterator[Expr]:
+    for r in rules:
+        if r.condition is not None:
+            yield r.condition
+        if r.error_message is not None:
+            yield r.error_message
+
+
+def resource_exprs(res: Any) -> Iterator[Expr]:
+    """The expressions of a resource block whose references order it."""
+    if res.count is not None:
+        yield res.count
+    if res.for_each is not None:
+        yield res.for_each
+    for attr_name, attr in res.config.attributes.items():
+        if attr_name not in ("count", "for_each", "provider", "depends_on"):
+            yield attr.expr
+    for blk in res.config.blocks:
+        if blk.type in ("lifecycle", "provisioner", "connection"):
+            continue
+        yield from body_exprs(blk.body)
+    yield from res.lifecycle.replace_triggered_by
+    yield from _rule_exprs(res.preconditions)
+    yield from _rule_exprs(res.postconditions)
+
+
+def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal]]:
+    """(module the references resolve in, traversals) of one node's object."""
+    travs: list[Traversal] = []
+    module = node.module
+    if node.kind == RESOURCE:
+        for e in resource_exprs(obj):
+            travs.extend(expr_traversals(e))
+        travs.extend(obj.depends_on)
+    elif node.kind == LOCAL_NODE:
+        travs.extend(expr_traversals(obj.expr))
+    elif node.kind == OUTPUT:
+        if obj.expr is not None:
+            travs.extend(expr_traversals(obj.expr))
+        for e in _rule_exprs(obj.preconditions):
+            travs.extend(expr_traversals(e))
+        travs.extend(obj.depends_on)
+    elif node.kind == VAR_NODE and module.names:
+        call = cfg.parent.module.module_calls[module.names[-1]]
+        attr = call.config.attributes.get(node.name)
+        if attr is not None:
+            travs.extend(expr_traversals(attr.expr))
+        module = Module(module.names[:-1])
+    elif node.kind == VAR_NODE:
+        for rule in obj.validations:
+            for e in _rule_exprs([rule]):
+                travs.extend(t for t in expr_traversals(e) if t[0].name != "var")
+    elif node.kind == CALL:
+        for e in (obj.count, obj.for_each):
+            if e is not None:
+                travs.extend(expr_traversals(e))
+        travs.extend(obj.depends_on)
+    elif node.kind == CHECK:
+        for e in _rule_exprs(obj.asserts):
+            travs.extend(expr_traversals(e))
+    return module, travs
+
+
+def _targets_of(module: Module, trav: Traversal, build: GraphBuild) -> list[Node]:
+    ref, _ = parse_ref(trav)
+    if ref is None:
+        return []
+    kind = ref.kind
+    if kind == MANAGED:
+        return [Node(RESOURCE, module, f"{ref.type}.{ref.name}")]
+    if kind == DATA:
+        return [Node(RESOURCE, module, f"data.{ref.type}.{ref.name}")]
+    if kind == LOCAL:
+        return [Node(LOCAL_NODE, module, ref.name)]
+    if kind == VAR:
+        return [Node(VAR_NODE, module, ref.name)]
+    if kind == MODULE_OUTPUT:
+        return [Node(OUTPUT, module.child(ref.name), ref.output), Node(CALL, module, ref.name)]
+    if kind == MODULE_CALL:
+        child = module.child(ref.name)
+        cfg = build.configs.get(child)
+        outs = [Node(OUTPUT, child, o) for o in (cfg.module.outputs if cfg is not None else {})]
+        return [*outs, Node(CALL, module, ref.name)]
+    return []
+
+
+# ------------------------------------------------------------------------------ steps
+class ConfigStep:
+    """A node for every object of every module in the configuration."""
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        for cfg in build.config.walk():
+            module = Module(tuple(cfg.path))
+            build.configs[module] = cfg
+            mod = cfg.module
+            groups: list[tuple[str, dict[str, Any]]] = [
+                (RESOURCE, dict(mod.managed_resources)),
+                (RESOURCE, dict(mod.data_resources)),
+                (LOCAL_NODE, dict(mod.locals)),
+                (VAR_NODE, dict(mod.variables)),
+                (OUTPUT, dict(mod.outputs)),
+                (CALL, dict(mod.module_calls)),
+                (CHECK, dict(mod.checks)),
+            ]
+            for kind, objs in groups:
+                for name, obj in objs.items():
+                    node = Node(kind, module, name)
+                    build.graph.add_node(node)
+                    build.objects[node] = obj
+            for chk in mod.checks.values():
+                if chk.data_resource is not None:
+                    node = Node(RESOURCE, module, chk.data_resource.key)
+                    build.graph.add_node(node)
+                    build.objects[node] = chk.data_resource
+                    build.graph.add_edge(node, Node(CHECK, module, chk.name))
+        return Diagnostics()
+
+
+class StateStep:
+    """Nodes for resources in state that the configuration does not declare (orphans)."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        if self.state is None:
+            return Diagnostics()
+        for rs in self.state.resources:
+            mi = parse_module_instance(rs.module) if rs.module else ModuleInstance()
+            name = f"{rs.type}.{rs.name}" if rs.mode == "managed" else f"data.{rs.type}.{rs.name}"
+            node = Node(RESOURCE, mi.module(), name)
+            if node not in build.graph:
+                build.graph.add_node(node)
+        return Diagnostics()
+
+
+class ReferencesStep:
+    """An edge from each referenced object to the object whose expressions refer to it."""
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        g = build.graph
+        for node in list(g.nodes):
+            obj = build.objects.get(node)
+            if obj is None:
+                continue
+            module, travs = _object_refs(node, obj, build.configs[node.module])
+            for trav in travs:
+                for target in _targets_of(module, trav, build):
+                    if target in g and target != node:
+                        g.add_edge(target, node)
+                    elif target == node and node.kind == RESOURCE and trav[0].name != "self":
+                        g.add_edge(node, node)
+        return Diagnostics()
+
+
+class ModuleExpansionStep:
+    """Everything in a module waits for the expansion of the call that brings it in."""
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        g = build.graph
+        for node in list(g.nodes):
+            if node.module.names:
+                call = Node(CALL, Module(node.module.names[:-1]), node.module.names[-1])
+                if call in g:
+                    g.add_edge(call, node)
+        return Diagnostics()
+
+
+class TargetsStep:
+    """Keep the targeted resources, their dependencies, and outputs that need nothing else;
+    with no targets, keep everything."""
+
+    def __init__(self, targets: list[AbsResource | AbsResourceInstance | ModuleInstance]) -> None:
+        self.targets = targets
+
+    def matches(self, node: Node) -> bool:
+        if node.kind != RESOURCE:
+            return False
+        for t in self.targets:
+            if isinstance(t, ModuleInstance):
+                names = t.module().names
+                if node.module.names[: len(names)] == names:
+                    return True
+            elif t.module.module() == node.module and str(t.resource) == node.name:
+                return True
+        return False
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        if not self.targets:
+            return Diagnostics()
+        g = build.graph
+        keep: set[Node] = set()
+        for n in g.nodes:
+            if self.matches(n) and n not in keep:
+                keep.add(n)
+                keep |= nx.ancestors(g, n)
+        for n in g.nodes:
+            if n.kind == OUTPUT and not n.module.names and n not in keep:
+                anc = nx.ancestors(g, n)
+                if any(a.kind == RESOURCE for a in anc) and all(
+                    a in keep or a.kind != RESOURCE for a in anc
+                ):
+                    keep.add(n)
+                    keep |= anc
+        build.graph = g.subgraph(keep).copy()
+        return Diagnostics()
+
+
+class CycleStep:
+    """Terraform's "Cycle: a, b" error for each group of objects that depend on each other."""
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        return check_acyclic(build.graph)

@@ -1,0 +1,264 @@
+"""Object change rules: the proposed new state, and checks of what providers return.
+
+As terraform's internal/plans/objchange:
+
+- `proposed_new(block, prior, config)`: what the core proposes to the provider: the
+  configuration, with each computed attribute the configuration leaves null taken from the
+  prior object (unknown when there is none). Nested blocks are merged element by element.
+- `assert_plan_valid(block, prior, config, planned)`: problems with a provider's planned state
+  (a non-computed attribute planned differently from its configuration).
+- `assert_object_compatible(block, planned, actual)`: problems with a final plan or an apply
+  result (a value that was known in the plan and changed).
+
+Checks return lists of messages (`.attr: planned value ... does not match config value ...`);
+callers build terraform's diagnostics around them. All values must be unmarked.
+"""
+
+from __future__ import annotations
+
+from engine.plugin.schema import Attribute, Block, Nesting
+from engine.values import Value, unknown
+from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
+from engine.values.value import UNKNOWN
+
+
+def proposed_new(block: Block, prior: Value, config: Value) -> Value:
+    """The proposed new object for planning `config` over `prior` (null prior: create)."""
+    if config.is_null:
+        return config
+    if not config.is_known or not isinstance(config.v, dict):
+        return config
+    prior_attrs = prior.v if (prior.is_known and isinstance(prior.v, dict)) else None
+    out: dict[str, Value] = {}
+    for name, cv in config.v.items():
+        pv = prior_attrs.get(name) if prior_attrs is not None else None
+        attr = block.attributes.get(name)
+        if attr is not None:
+            out[name] = _proposed_attr(attr, pv, cv)
+            continue
+        nb = block.block_types.get(name)
+        if nb is None:
+            out[name] = cv
+            continue
+        out[name] = _proposed_blocks(nb.block, nb.nesting, pv, cv)
+    return Value(ObjectType({k: v.type for k, v in out.items()}), out)
+
+
+def _proposed_attr(attr: Attribute, prior: Value | None, config: Value) -> Value:
+    if not attr.computed:
+        return config
+    if not config.is_null:
+        return config
+    if prior is not None and not prior.is_null:
+        return prior
+    return unknown(attr.implied_type())
+
+
+def _proposed_blocks(block: Block, nesting: Nesting, prior: Value | None, config: Value) -> Value:
+    if not config.is_known or config.is_null:
+        return config
+    null_prior = prior is None or prior.is_null or not prior.is_known
+    if nesting in (Nesting.SINGLE, Nesting.GROUP):
+        empty = block.empty_value()
+        return proposed_new(block, empty if null_prior else prior or empty, config)
+    empty = block.empty_value()
+    if isinstance(config.v, list):
+        pitems: list[Value] = [] if null_prior or not isinstance(prior.v, list) else list(
+            prior.v  # type: ignore[union-attr]
+        )
+        items: list[Value] = []
+        for i, cv in enumerate(config.v):
+            if nesting is Nesting.SET:
+                pv = _matching_set_element(block, pitems, cv)
+            else:
+                pv = pitems[i] if i < len(pitems) else None
+            items.append(proposed_new(block, pv if pv is not None else empty, cv))
+        return _rebuild(config, items)
+    if isinstance(config.v, dict):
+        pmap = {} if null_prior or not isinstance(prior.v, dict) else prior.v  # type: ignore[union-attr]
+        entries = {
+            k: proposed_new(block, pmap.get(k, empty), cv) for k, cv in config.v.items()
+        }
+        return _rebuild(config, entries)
+    return config
+
+
+def _matching_set_element(block: Block, prior: list[Value], config: Value) -> Value | None:
+    """The prior element whose non-computed attributes equal the config element's."""
+    if not isinstance(config.v, dict):
+        return None
+    for pv in prior:
+        if not isinstance(pv.v, dict):
+            continue
+        if all(
+            pv.v.get(n) == cv
+            for n, cv in config.v.items()
+            if not (n in block.attributes and block.attributes[n].computed)
+        ):
+            return pv
+    return None
+
+
+def _rebuild(like: Value, payload: list[Value] | dict[str, Value]) -> Value:
+    t = like.type
+    if isinstance(t, (ListType, SetType, MapType)):
+        if isinstance(payload, list) and payload:
+            et = payload[0].type
+            return Value(type(t)(et), payload)  # type: ignore[call-arg]
+        if isinstance(payload, dict) and payload:
+            return Value(MapType(next(iter(payload.values())).type), payload)
+        return Value(t, payload)
+    if isinstance(t, TupleType) and isinstance(payload, list):
+        return Value(TupleType(e.type for e in payload), payload)
+    if isinstance(t, ObjectType) and isinstance(payload, dict):
+        return Value(ObjectType({k: e.type for k, e in payload.items()}), payload)
+    return Value(t, payload)
+
+
+# ------------------------------------------------------------------------ value display
+def cty_string(v: Value) -> str:
+    """A value in cty's GoString notation, as terraform's messages quote them."""
+    import json
+
+    if v.v is UNKNOWN:
+        return f"cty.UnknownVal({_cty_type(v)})"
+    if v.is_null:
+        return f"cty.NullVal({_cty_type(v)})"
+    if isinstance(v.v, bool):
+        return "cty.True" if v.v else "cty.False"
+    if isinstance(v.v, str):
+        return f"cty.StringVal({json.dumps(v.v)})"
+    if isinstance(v.v, int):
+        return f"cty.NumberIntVal({v.v})"
+    if isinstance(v.v, dict):
+        kind = "Map" if isinstance(v.type, MapType) else "Object"
+        inner = ", ".join(f"{json.dumps(k)}:{cty_string(e)}" for k, e in v.v.items())
+        return f"cty.{kind}Val(map[string]cty.Value{{{inner}}})"
+    if isinstance(v.v, list):
+        kind = {ListType: "List", SetType: "Set", TupleType: "Tuple"}.get(type(v.type), "List")
+        return f"cty.{kind}Val([]cty.Value{{{', '.join(cty_string(e) for e in v.v)}}})"
+    return f"cty.NumberFloatVal({v.v})"
+
+
+def _cty_type(v: Value) -> str:
+    name = v.type.friendly_name()
+    return {"string": "cty.String", "number": "cty.Number", "bool": "cty.Bool",
+            "dynamic": "cty.DynamicPseudoType"}.get(name, f"cty.{name}")
+
+
+# ------------------------------------------------------------------------------- checks
+def assert_plan_valid(block: Block, prior: Value, config: Value, planned: Value) -> list[str]:
+    """Problems with `planned` for `config` (terraform's AssertPlanValid, top level and
+    nested blocks): a non-computed attribute must be planned as configured."""
+    errs: list[str] = []
+    if planned.is_null:
+        if not config.is_null:
+            errs.append("planned for non-existence but config wants existence")
+        return errs
+    if config.is_null:
+        errs.append("planned for existence but config wants absence")
+        return errs
+    _check_planned(block, config, planned, "", errs)
+    return errs
+
+
+def _check_planned(block: Block, config: Value, planned: Value, path: str, errs: list[str]) -> None:
+    if not isinstance(config.v, dict) or not isinstance(planned.v, dict):
+        return
+    for name, attr in block.attributes.items():
+        cv = config.v.get(name)
+        pv = planned.v.get(name)
+        if cv is None or pv is None:
+            continue
+        apath = f"{path}.{name}"
+        if attr.computed:
+            if not cv.is_null and cv.is_wholly_known() and pv != cv and pv.is_known:
+                errs.append(
+                    f"{apath}: planned value {cty_string(pv)} does not match config value "
+                    f"{cty_string(cv)}"
+                )
+            continue
+        if pv != cv and not (not cv.is_wholly_known() and not pv.is_known):
+            if not cv.is_wholly_known():
+                continue
+            errs.append(
+                f"{apath}: planned value {cty_string(pv)} for a non-computed attribute"
+                if cv.is_null
+                else f"{apath}: planned value {cty_string(pv)} does not match config value "
+                f"{cty_string(cv)}"
+            )
+    for name, nb in block.block_types.items():
+        cv = config.v.get(name)
+        pv = planned.v.get(name)
+        if cv is None or pv is None or not cv.is_known or not pv.is_known:
+            continue
+        if nb.nesting in (Nesting.SINGLE, Nesting.GROUP):
+            _check_planned(nb.block, cv, pv, f"{path}.{name}", errs)
+        elif nb.nesting is Nesting.LIST and isinstance(cv.v, list) and isinstance(pv.v, list):
+            if len(cv.v) != len(pv.v):
+                errs.append(f"{path}.{name}: block count in plan ({len(pv.v)}) disagrees "
+                            f"with count in config ({len(cv.v)})")
+                continue
+            for i, (c, p) in enumerate(zip(cv.v, pv.v)):
+                _check_planned(nb.block, c, p, f"{path}.{name}[{i}]", errs)
+
+
+def assert_object_compatible(block: Block, planned: Value, actual: Value) -> list[str]:
+    """Problems with `actual` given `planned`: every value known in the plan must be kept."""
+    errs: list[str] = []
+    _compatible(planned, actual, "", errs, block)
+    return errs
+
+
+def _compatible(planned: Value, actual: Value, path: str, errs: list[str], block: Block | None) -> None:
+    if not planned.is_known:
+        if actual.is_known or not planned.is_known:
+            return
+    if not actual.is_known:
+        errs.append(f"{path or 'root object'}: was known, but now unknown")
+        return
+    if planned.is_null or actual.is_null:
+        if planned.is_null != actual.is_null:
+            what = "absent" if planned.is_null and not path else cty_string(planned)
+            if not path:
+                errs.append(
+                    "root object was present, but now absent"
+                    if actual.is_null
+                    else f"root object: was {what}, but now present"
+                )
+            else:
+                errs.append(f"{path}: was {cty_string(planned)}, but now {cty_string(actual)}")
+        return
+    if isinstance(planned.v, dict) and isinstance(actual.v, dict) and isinstance(
+        planned.type, ObjectType
+    ):
+        for name, pv in planned.v.items():
+            av = actual.v.get(name)
+            if av is None:
+                continue
+            nested = None
+            if block is not None and name in block.block_types:
+                nested = block.block_types[name].block
+            _compatible(pv, av, f"{path}.{name}", errs, nested)
+        return
+    if isinstance(planned.v, list) and isinstance(actual.v, list):
+        if isinstance(planned.type, SetType):
+            if planned.is_wholly_known() and planned != actual:
+                errs.append(f"{path}: planned set element values changed")
+            return
+        if len(planned.v) != len(actual.v):
+            errs.append(f"{path}: length changed from {len(planned.v)} to {len(actual.v)}")
+            return
+        for i, (p, a) in enumerate(zip(planned.v, actual.v)):
+            _compatible(p, a, f"{path}[{i}]", errs, block)
+        return
+    if isinstance(planned.v, dict) and isinstance(actual.v, dict):
+        for k, pv in planned.v.items():
+            av = actual.v.get(k)
+            if av is None:
+                errs.append(f"{path}: element {k!r} has vanished")
+                continue
+            _compatible(pv, av, f"{path}[{k!r}]", errs, block)
+        return
+    if planned != actual:
+        errs.append(f"{path}: was {cty_string(planned)}, but now {cty_string(actual)}")

@@ -1,0 +1,237 @@
+"""`make_plan`: the plan operation (terraform's Context.Plan).
+
+    result = make_plan(config, prior_state_file, registry, PlanOptions(mode=PlanMode.NORMAL))
+
+1. root input values are finalised and validated (engine.core.root);
+2. the plan graph is built (engine.graph.builder: config objects, state orphans, references,
+   module expansion, `-target` pruning, cycle check — a cycle stops everything before any
+   provider is called);
+3. the graph is walked with up to `parallelism` nodes at once: module calls expand, variables,
+   locals and outputs are evaluated, each resource node refreshes and plans its instances
+   (engine.plans.planner_resource), `check` blocks report failed assertions as warnings;
+4. root output changes are computed against the prior state.
+
+`PlanResult` holds the `Plan` (changes sorted by address, drift, output changes, variables,
+targets, `errored`), the refreshed prior state, the previous run state, the diagnostics and
+the relevant attributes (resource attributes the changes refer to).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.addrs import AddressSyntaxError, ModuleInstance, parse_abs_resource_instance, parse_target
+from engine.core.instances import InstanceTree
+from engine.core.root import root_instance
+from engine.diags import Diagnostics, error, warning
+from engine.graph.builder import build_graph, plan_steps
+from engine.graph.builder_nodes import CALL, CHECK, LOCAL, OUTPUT, RESOURCE, VAR, Node
+from engine.graph.signals import StopController
+from engine.graph.walker import walk
+from engine.plans.hooks import NO_HOOKS, Hooks
+from engine.plans.model import Action, OutputChange, Plan, PlanMode
+from engine.plans.planner_context import PlanContext
+from engine.plans.planner_resource import plan_resource_node
+from engine.plans.planner_state import index_state
+from engine.plugin.registry import ProviderRegistry
+from engine.states.state import State, StateFile
+from engine.states.sync import SyncState
+from engine.values import Value
+
+TARGET_WARNING = (
+    "You are creating a plan with the -target option, which means that the result of this "
+    "plan may not represent all of the changes requested by the current configuration.\n\n"
+    "The -target option is not for routine use, and is provided only for exceptional "
+    "situations such as recovering from errors or mistakes, or when Terraform specifically "
+    "suggests to use it as part of an error message."
+)
+
+
+@dataclass
+class PlanOptions:
+    """How to plan (the `plan` command's options)."""
+
+    mode: PlanMode = PlanMode.NORMAL
+    refresh: bool = True
+    targets: list[str] = field(default_factory=list)
+    force_replace: list[str] = field(default_factory=list)
+    variables: dict[str, Value] = field(default_factory=dict)
+    parallelism: int = 10
+    stop: StopController | None = None
+    hooks: Hooks = NO_HOOKS
+    working_dir: str | None = None
+    timestamp: str | None = None
+
+
+@dataclass
+class PlanResult:
+    plan: Plan
+    prior_state: State
+    prev_run_state: State
+    diagnostics: Diagnostics
+    relevant_attributes: list[tuple[str, Any]] = field(default_factory=list)
+    schemas: dict[Any, Any] = field(default_factory=dict)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse_addrs(opts: PlanOptions, diags: Diagnostics) -> tuple[list[Any], set[Any]]:
+    targets: list[Any] = []
+    for t in opts.targets:
+        try:
+            targets.append(parse_target(t))
+        except AddressSyntaxError as exc:
+            diags.append(error("Invalid target address", str(exc)))
+    replace: set[Any] = set()
+    for r in opts.force_replace:
+        try:
+            replace.add(parse_abs_resource_instance(r))
+        except AddressSyntaxError as exc:
+            diags.append(error("Invalid force-replace address", str(exc)))
+    return targets, replace
+
+
+def _run_node(ctx: PlanContext, build: Any, node: Node) -> Diagnostics:
+    tree = ctx.tree
+    obj = build.objects.get(node)
+    if node.kind == RESOURCE:
+        return plan_resource_node(ctx, node, obj)
+    if node.kind == CALL:
+        return tree.expand_call(node.module, node.name)
+    if node.kind == VAR:
+        return tree.set_variable(node.module, node.name) if node.module.names else Diagnostics()
+    if node.kind == LOCAL:
+        return tree.eval_local(node.module, node.name)
+    if node.kind == OUTPUT:
+        check = ctx.mode is not PlanMode.DESTROY
+        return tree.eval_output(node.module, node.name, check)
+    if node.kind == CHECK:
+        return _check_block(ctx, node, obj)
+    return Diagnostics()
+
+
+def _check_block(ctx: PlanContext, node: Node, chk: Any) -> Diagnostics:
+    """`check` assertions: failures are warnings, as terraform reports them."""
+    from engine.core.conditions import check_rule
+
+    out = Diagnostics()
+    if ctx.mode is not PlanMode.NORMAL:
+        return out
+    for mi in ctx.tree.instances(node.module):
+        scope = ctx.tree.scope(mi)
+        for rule in chk.asserts:
+            _s, diags = check_rule(rule, scope.evaluate, "Check block assertion failed",
+                                   rule.condition.range if rule.condition is not None
+                                   else rule.decl_range)
+            for d in diags:
+                out.append(warning(d.summary, d.detail, d.subject) if d.is_error else d)
+    return out
+
+
+def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode
+                   ) -> list[OutputChange]:
+    """Root output changes against the prior state's outputs."""
+    from engine.values import NULL_DYNAMIC
+
+    out: list[OutputChange] = []
+    root = ModuleInstance()
+    names = set(config.module.outputs) | set(prior.outputs)
+    for name in sorted(names):
+        before_ov = prior.outputs.get(name)
+        before = before_ov.value if before_ov is not None else NULL_DYNAMIC
+        decl = config.module.outputs.get(name)
+        res = tree.output(root, name) if decl is not None else None
+        if mode is PlanMode.DESTROY or decl is None:
+            if before_ov is not None:
+                out.append(OutputChange(name, Action.DELETE, before, NULL_DYNAMIC,
+                                        before_ov.sensitive))
+            continue
+        if res is None:
+            continue
+        after = res.value
+        sensitive = res.sensitive or bool(after.deep_marks())
+        if before_ov is None:
+            action = Action.CREATE
+        elif after.is_wholly_known() and after.unmark_deep()[0] == before.unmark_deep()[0]:
+            action = Action.NOOP
+        else:
+            action = Action.UPDATE
+        out.append(OutputChange(name, action, before, after, sensitive or bool(
+            before_ov is not None and before_ov.sensitive)))
+    return out
+
+
+def make_plan(
+    config: Any,
+    prior_state: StateFile | None,
+    registry: ProviderRegistry,
+    options: PlanOptions,
+) -> PlanResult:
+    """Plan `config` against `prior_state` (see the module docstring)."""
+    diags = Diagnostics()
+    prev_state = prior_state.state if prior_state is not None else State()
+    plan = Plan(mode=options.mode, target_addrs=list(options.targets),
+                force_replace_addrs=list(options.force_replace),
+                timestamp=options.timestamp or _now())
+    result = PlanResult(plan, prev_state, prev_state, diags)
+    targets, replace = _parse_addrs(options, diags)
+    cwd = options.working_dir or config.module.source_dir or os.getcwd()
+    root, more = root_instance(config, options.variables, cwd, plan_phase=True)
+    diags.extend(more)
+    if not more.has_errors:
+        diags.extend(root.validate_inputs())
+    plan.variables = dict(root.scope.input_values)
+    if diags.has_errors:
+        plan.errored = True
+        return result
+    build, more = build_graph(config, plan_steps(prev_state, targets))
+    diags.extend(more)
+    if more.has_errors:
+        plan.errored = True
+        return result
+    tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=True)
+    from engine.lang.functions.datetime import make_plantimestamp
+
+    ctx = PlanContext(
+        config=config, mode=options.mode, refresh=options.refresh, tree=tree,
+        registry=registry, hooks=options.hooks, prior=index_state(prev_state),
+        refreshed=SyncState(prev_state), force_replace=replace, targets=targets)
+    stamp = make_plantimestamp(plan.timestamp)
+    _install_timestamp(tree, stamp)
+    if targets:
+        diags.append(warning("Resource targeting is in effect", TARGET_WARNING))
+    res = walk(build.graph, lambda n: _run_with_stamp(ctx, build, n, stamp),
+               options.parallelism, options.stop)
+    diags.extend(res.diagnostics)
+    plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
+    plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
+    result.prior_state = ctx.refreshed.snapshot()
+    plan.output_changes = output_changes(tree, config, prev_state, options.mode)
+    result.relevant_attributes = ctx.relevant
+    result.schemas = dict(ctx.schemas)
+    if options.mode is PlanMode.REFRESH_ONLY:
+        plan.changes = []
+    plan.errored = diags.has_errors
+    if res.interrupted:
+        plan.complete = False
+    return result
+
+
+def _install_timestamp(tree: InstanceTree, stamp: Any) -> None:
+    for mi in tree.instances(ModuleInstance().module()):
+        tree.scope(mi).override_function("plantimestamp", stamp)
+
+
+def _run_with_stamp(ctx: PlanContext, build: Any, node: Node, stamp: Any) -> Diagnostics:
+    if node.kind == CALL:
+        diags = _run_node(ctx, build, node)
+        child = node.module.child(node.name)
+        for mi in ctx.tree.instances(child):
+            ctx.tree.scope(mi).override_function("plantimestamp", stamp)
+        return diags
+    return _run_node(ctx, build, node)

@@ -1,0 +1,245 @@
+"""Planning one resource instance (terraform's NodePlannableResourceInstance).
+
+`plan_managed(ctx, b, res, mi, key, roots, entry, prev_addr)`:
+refresh → evaluate the configuration (with `count`/`each`) → preconditions → ignore_changes →
+ProposedNew → PlanResourceChange → validity check → action (create, update, no-op, replace
+for requires_replace / taint / `-replace` / replace_triggered_by, with
+create_before_destroy choosing the order) → prevent_destroy → postconditions (with `self`).
+The change is recorded in the context and the planned value is what later references see.
+
+`plan_data(ctx, b, res, mi, key, roots)`: reads the data source now when its configuration is
+wholly known and nothing it depends on explicitly has pending changes, else plans a READ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.addrs import AbsResourceInstance, ModuleInstance, Resource, ResourceMode
+from engine.core.body import decode_body
+from engine.core.conditions import check_rule
+from engine.diags import Diagnostics, error
+from engine.plans.model import Action, ActionReason, ResourceInstanceChange
+from engine.plans.objchange import assert_plan_valid, proposed_new
+from engine.plans.planner_context import PlanContext, ProviderBinding
+from engine.plans.planner_lifecycle import (
+    apply_ignore_changes,
+    prevent_destroy_error,
+    triggered_replace,
+)
+from engine.plans.planner_state import StateEntry, encode_object, marked_paths, private_bytes
+from engine.plans.refresh import refresh_object
+from engine.plugin.protocol import (
+    PlanResourceChangeRequest,
+    ReadDataSourceRequest,
+    ValidateDataResourceConfigRequest,
+    ValidateResourceConfigRequest,
+)
+from engine.plugin.schema import mark_paths, mark_sensitive
+from engine.values import Value, null
+
+
+def instance_addr(mi: ModuleInstance, res: Any, key: Any) -> AbsResourceInstance:
+    mode = ResourceMode.DATA if res.mode == "data" else ResourceMode.MANAGED
+    return AbsResourceInstance(mi, Resource(mode, res.type, res.name), key)
+
+
+def evaluate_config(
+    ctx: PlanContext, b: ProviderBinding, res: Any, mi: ModuleInstance, roots: dict[str, Value]
+) -> tuple[Value, Diagnostics]:
+    """The instance's configuration object (marks kept) and the provider's validation."""
+    scope = ctx.tree.scope(mi)
+    config, diags = decode_body(res.config, b.schema.block, lambda e, r: scope.evaluate(e, r),
+                                roots, subject=res.decl_range)
+    if diags.has_errors:
+        return config, diags
+    plain, _ = config.unmark_deep()
+    if res.mode == "data":
+        vresp = b.provider.validate_data_resource_config(
+            ValidateDataResourceConfigRequest(res.type, plain))
+        diags.extend(d.with_subject(res.decl_range) for d in vresp.diagnostics)
+    else:
+        r = b.provider.validate_resource_config(ValidateResourceConfigRequest(res.type, plain))
+        diags.extend(d.with_subject(res.decl_range) for d in r.diagnostics)
+    return config, diags
+
+
+def check_conditions(
+    ctx: PlanContext, res: Any, mi: ModuleInstance, roots: dict[str, Value], rules: list[Any],
+    summary: str,
+) -> Diagnostics:
+    scope = ctx.tree.scope(mi)
+    diags = Diagnostics()
+    for rule in rules:
+        _status, more = check_rule(
+            rule, lambda e: scope.evaluate(e, roots), summary,
+            rule.condition.range if rule.condition is not None else rule.decl_range)
+        diags.extend(more)
+    return diags
+
+
+def _with_config_marks(planned: Value, config: Value, b: ProviderBinding) -> Value:
+    paths = marked_paths(config)
+    if paths:
+        planned = mark_paths(planned, paths)
+    return mark_sensitive(b.schema.block, planned)
+
+
+def _plan_call(
+    b: ProviderBinding, addr: AbsResourceInstance, prior: Value, config: Value, private: bytes,
+) -> tuple[Value, list[Any], bytes, Diagnostics]:
+    block = b.schema.block
+    prior_plain = prior.unmark_deep()[0]
+    config_plain = config.unmark_deep()[0]
+    proposed = proposed_new(block, prior_plain, config_plain)
+    resp = b.provider.plan_resource_change(PlanResourceChangeRequest(
+        addr.resource.type, prior_plain, proposed, config_plain, private))
+    diags = Diagnostics(list(resp.diagnostics))
+    if diags.has_errors:
+        return proposed, [], b"", diags
+    problems = assert_plan_valid(block, prior_plain, config_plain, resp.planned_state)
+    if problems and not resp.legacy_type_system:
+        for p in problems:
+            diags.append(error(
+                "Provider produced invalid plan",
+                f'Provider "{b.addr.provider}" planned an invalid value for {addr}.{p}.\n\n'
+                "This is a bug in the provider, which should be reported in the provider's "
+                "own issue tracker."))
+    return resp.planned_state, list(resp.requires_replace), resp.planned_private, diags
+
+
+def _values_differ(a: Value | None, b: Value | None) -> bool:
+    if a is None or b is None:
+        return a is not b
+    return a.unmark_deep()[0] != b.unmark_deep()[0]
+
+
+def plan_managed(
+    ctx: PlanContext, b: ProviderBinding, res: Any, mi: ModuleInstance, key: Any,
+    roots: dict[str, Value], entry: StateEntry | None, prev_addr: AbsResourceInstance | None,
+) -> Diagnostics:
+    """Plan one managed resource instance (see the module docstring)."""
+    addr = instance_addr(mi, res, key)
+    diags = Diagnostics()
+    ctx.hooks.pre_plan(addr)
+    prior: Value | None = None
+    tainted = False
+    if entry is not None and entry.current is not None:
+        _stored, prior, more = refresh_object(ctx, b, entry.addr, entry)
+        diags.extend(more)
+        if more.has_errors:
+            return diags
+        tainted = entry.current.status == "tainted"
+    if ctx.mode.value == "refresh-only":
+        if prior is not None:
+            ctx.tree.values.set(mi, "managed", res.type, res.name, key, prior)
+        return diags
+    config, more = evaluate_config(ctx, b, res, mi, roots)
+    diags.extend(more)
+    if more.has_errors:
+        return diags
+    diags.extend(check_conditions(ctx, res, mi, roots, res.preconditions,
+                                  "Resource precondition failed"))
+    if diags.has_errors:
+        return diags
+    prior_val = prior if prior is not None else null(b.schema.block.implied_type())
+    computed_only = frozenset(n for n, a in b.schema.block.attributes.items()
+                              if a.computed and not a.optional)
+    config = apply_ignore_changes(config, prior, res.lifecycle, computed_only)
+    private = private_bytes(entry.current if entry is not None else None)
+    planned, req_replace, planned_private, more = _plan_call(b, addr, prior_val, config, private)
+    diags.extend(more)
+    if more.has_errors:
+        return diags
+    reason: ActionReason | None = None
+    if prior is None:
+        action = Action.CREATE
+    else:
+        replace = False
+        if tainted:
+            replace, reason = True, ActionReason.REPLACE_BECAUSE_TAINTED
+        elif addr in ctx.force_replace:
+            replace, reason = True, ActionReason.REPLACE_BY_REQUEST
+        elif triggered_replace(ctx.change, mi, res, key):
+            replace, reason = True, ActionReason.REPLACE_BY_TRIGGERS
+        else:
+            plain_prior = prior.unmark_deep()[0]
+            changed_paths = [p for p in req_replace
+                             if _values_differ(p.apply(plain_prior), p.apply(planned))]
+            if changed_paths:
+                replace, reason = True, ActionReason.REPLACE_BECAUSE_CANNOT_UPDATE
+                req_replace = changed_paths
+        if replace:
+            action = (Action.CREATE_THEN_DELETE if res.lifecycle.create_before_destroy
+                      else Action.DELETE_THEN_CREATE)
+            planned, _rr, planned_private, more = _plan_call(
+                b, addr, null(b.schema.block.implied_type()), config, b"")
+            diags.extend(more)
+            if more.has_errors:
+                return diags
+        elif planned == prior.unmark_deep()[0]:
+            action = Action.NOOP
+        else:
+            action = Action.UPDATE
+    after = _with_config_marks(planned, config, b)
+    if action is Action.NOOP and prior is not None:
+        after = prior
+    change = ResourceInstanceChange(
+        addr, b.addr, action, prior_val, after, prev_run_addr=prev_addr,
+        action_reason=reason,
+        requires_replace=[tuple(p.steps) for p in req_replace] if action.is_replace else [],
+        private=planned_private)
+    if action.is_replace and res.lifecycle.prevent_destroy:
+        diags.append(prevent_destroy_error(res, addr))
+    ctx.add_change(change)
+    ctx.tree.values.set(mi, "managed", res.type, res.name, key, after)
+    ctx.hooks.post_plan(addr, action)
+    if res.postconditions and not diags.has_errors:
+        self_roots = dict(roots)
+        self_roots["self"] = after
+        diags.extend(check_conditions(ctx, res, mi, self_roots, res.postconditions,
+                                      "Resource postcondition failed"))
+    return diags
+
+
+def plan_data(
+    ctx: PlanContext, b: ProviderBinding, res: Any, mi: ModuleInstance, key: Any,
+    roots: dict[str, Value], pending: bool,
+) -> Diagnostics:
+    """Read or plan to read one data source instance (see the module docstring)."""
+    addr = instance_addr(mi, res, key)
+    config, diags = evaluate_config(ctx, b, res, mi, roots)
+    if diags.has_errors:
+        return diags
+    diags.extend(check_conditions(ctx, res, mi, roots, res.preconditions,
+                                  "Resource precondition failed"))
+    if diags.has_errors:
+        return diags
+    plain = config.unmark_deep()[0]
+    block = b.schema.block
+    if not plain.is_wholly_known() or pending:
+        reason = (ActionReason.READ_BECAUSE_DEPENDENCY_PENDING if plain.is_wholly_known()
+                  else ActionReason.READ_BECAUSE_CONFIG_UNKNOWN)
+        if ctx.mode.value == "normal":
+            after = _with_config_marks(proposed_new(block, null(block.implied_type()), plain),
+                                       config, b)
+            ctx.add_change(ResourceInstanceChange(
+                addr, b.addr, Action.READ, null(block.implied_type()), after,
+                action_reason=reason))
+            ctx.tree.values.set(mi, "data", res.type, res.name, key, after)
+        return diags
+    ctx.hooks.pre_read_data(addr)
+    resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, plain))
+    diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
+    if resp.diagnostics.has_errors:
+        return diags
+    state = _with_config_marks(resp.state, config, b)
+    ctx.hooks.post_read_data(addr, None, 0.0)
+    ctx.tree.values.set(mi, "data", res.type, res.name, key, state)
+    ctx.refreshed.set_current(addr, encode_object(b.schema, state), str(b.addr))
+    if res.postconditions:
+        self_roots = dict(roots)
+        self_roots["self"] = state
+        diags.extend(check_conditions(ctx, res, mi, self_roots, res.postconditions,
+                                      "Resource postcondition failed"))
+    return diags

@@ -1,0 +1,182 @@
+"""Planning every instance of one resource (one node of the plan graph).
+
+`plan_resource_node(ctx, node, config_resource)` expands the resource in every instance of
+its module, plans each instance (engine.plans.planner_instance), then plans the deletion of
+what the state has and the configuration no longer wants (terraform's orphans), each with its
+reason: no resource configuration, no module instance, a count index or each key that is gone,
+or the wrong kind of repetition. Deposed objects are deleted. In destroy mode every object in
+state is deleted instead (after a refresh). Switching between no repetition and `count`
+moves `a` to `a[0]` (and back) as terraform's implied moves do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.addrs import AbsResourceInstance, ModuleInstance
+from engine.diags import Diagnostics
+from engine.graph.builder_nodes import Node
+from engine.plans.model import Action, ActionReason, PlanMode, ResourceInstanceChange
+from engine.plans.planner_context import PlanContext, provider_addr_for
+from engine.plans.planner_expand import expand_resource
+from engine.plans.planner_instance import plan_data, plan_managed
+from engine.plans.planner_lifecycle import prevent_destroy_error
+from engine.plans.planner_state import StateEntry
+from engine.plans.refresh import refresh_object
+from engine.values import null
+
+
+def _state_entries(ctx: PlanContext, node: Node) -> list[StateEntry]:
+    mode = "data" if node.is_data else "managed"
+    name = node.name[5:] if node.is_data else node.name
+    out = []
+    for addr, entry in ctx.prior.items():
+        r = addr.resource
+        if addr.module.module() != node.module or r.mode.value != mode:
+            continue
+        if f"{r.type}.{r.name}" == name:
+            out.append(entry)
+    return out
+
+
+def _pending_dependency(ctx: PlanContext, res: Any, mi: ModuleInstance) -> bool:
+    """Whether a resource named in the data source's `depends_on` has planned changes."""
+    from engine.configs.refs import MANAGED, parse_ref
+
+    for trav in res.depends_on:
+        ref, _ = parse_ref(trav)
+        if ref is None or ref.kind != MANAGED:
+            continue
+        for (addr, _dk), ch in list(ctx.changes.items()):
+            if addr.module == mi and addr.resource.type == ref.type and \
+                    addr.resource.name == ref.name and ch.action is not Action.NOOP:
+                return True
+    return False
+
+
+def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnostics:
+    """Plan all instances of the resource `node` stands for (see the module docstring)."""
+    diags = Diagnostics()
+    entries = _state_entries(ctx, node)
+    wanted: dict[AbsResourceInstance, None] = {}
+    used_prior: set[AbsResourceInstance] = set()
+    expanded_modules: set[ModuleInstance] = set()
+    if res is not None and ctx.mode is not PlanMode.DESTROY:
+        cfg = ctx.config.descendant(node.module.names)
+        paddr = provider_addr_for(cfg, res)
+        b, more = ctx.binding(paddr, res.mode, res.type)
+        diags.extend(more)
+        if b is None:
+            return diags
+        by_addr = {e.addr: e for e in entries}
+        for mi in ctx.module_instances(node.module):
+            scope = ctx.tree.scope(mi)
+            rep, insts, more = expand_resource(scope, res)
+            diags.extend(more)
+            mode = "data" if res.mode == "data" else "managed"
+            if more.has_errors:
+                ctx.tree.values.expand(mi, mode, res.type, res.name, None)
+                expanded_modules.add(mi)
+                for e in entries:
+                    if e.addr.module == mi:
+                        used_prior.add(e.addr)
+                continue
+            expanded_modules.add(mi)
+            ctx.tree.values.expand(mi, mode, res.type, res.name, rep)
+            for key, roots in insts:
+                from engine.plans.planner_instance import instance_addr
+
+                addr = instance_addr(mi, res, key)
+                wanted[addr] = None
+                if res.mode == "data":
+                    diags.extend(plan_data(ctx, b, res, mi, key, roots,
+                                           _pending_dependency(ctx, res, mi)))
+                    continue
+                entry = by_addr.get(addr)
+                prev = None
+                if entry is None and rep == "count" and key == 0:
+                    entry = by_addr.get(AbsResourceInstance(mi, addr.resource, None))
+                    prev = entry.addr if entry is not None else None
+                elif entry is None and rep == "" and len(insts) == 1:
+                    entry = by_addr.get(AbsResourceInstance(mi, addr.resource, 0))
+                    prev = entry.addr if entry is not None else None
+                if entry is not None:
+                    used_prior.add(entry.addr)
+                diags.extend(plan_managed(ctx, b, res, mi, key, roots, entry, prev))
+    if node.is_data:
+        return diags
+    for entry in entries:
+        if entry.addr in used_prior and ctx.mode is not PlanMode.DESTROY:
+            diags.extend(_plan_deposed(ctx, entry))
+            continue
+        diags.extend(_plan_orphan(ctx, node, res, entry, expanded_modules))
+    return diags
+
+
+def _orphan_reason(node: Node, res: Any | None, entry: StateEntry, ctx: PlanContext,
+                   expanded: set[ModuleInstance]) -> ActionReason | None:
+    if ctx.mode is PlanMode.DESTROY:
+        return None
+    mi = entry.addr.module
+    cfg = ctx.config.descendant(node.module.names)
+    if cfg is None or mi not in ctx.tree.instances(node.module):
+        return ActionReason.DELETE_BECAUSE_NO_MODULE
+    if res is None:
+        return ActionReason.DELETE_BECAUSE_NO_RESOURCE_CONFIG
+    key = entry.addr.key
+    if res.count is not None:
+        return ActionReason.DELETE_BECAUSE_COUNT_INDEX if isinstance(key, int) else \
+            ActionReason.DELETE_BECAUSE_WRONG_REPETITION
+    if res.for_each is not None:
+        return ActionReason.DELETE_BECAUSE_EACH_KEY if isinstance(key, str) else \
+            ActionReason.DELETE_BECAUSE_WRONG_REPETITION
+    return ActionReason.DELETE_BECAUSE_WRONG_REPETITION
+
+
+def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntry,
+                 expanded: set[ModuleInstance]) -> Diagnostics:
+    diags = Diagnostics()
+    paddr = ctx.state_provider(entry)
+    b, more = ctx.binding(paddr, "managed", entry.addr.resource.type)
+    diags.extend(more)
+    if b is None:
+        return diags
+    addr = entry.addr
+    if entry.current is not None:
+        _stored, prior, more = refresh_object(ctx, b, addr, entry)
+        diags.extend(more)
+        if more.has_errors:
+            return diags
+        if ctx.mode is PlanMode.REFRESH_ONLY:
+            return diags
+        if prior is not None:
+            ctx.hooks.pre_plan(addr)
+            ctx.add_change(ResourceInstanceChange(
+                addr, b.addr, Action.DELETE, prior, null(b.schema.block.implied_type()),
+                action_reason=_orphan_reason(node, res, entry, ctx, expanded)))
+            ctx.hooks.post_plan(addr, Action.DELETE)
+            if res is not None and res.lifecycle.prevent_destroy and (
+                ctx.mode is PlanMode.DESTROY or entry.addr.module in expanded
+            ):
+                diags.append(prevent_destroy_error(res, addr))
+    diags.extend(_plan_deposed(ctx, entry))
+    return diags
+
+
+def _plan_deposed(ctx: PlanContext, entry: StateEntry) -> Diagnostics:
+    diags = Diagnostics()
+    if not entry.deposed or ctx.mode is PlanMode.REFRESH_ONLY:
+        return diags
+    b, more = ctx.binding(ctx.state_provider(entry), "managed", entry.addr.resource.type)
+    diags.extend(more)
+    if b is None:
+        return diags
+    for dk, obj in entry.deposed.items():
+        val, more = ctx.decode(b, entry.addr, obj)
+        diags.extend(more)
+        if val is None:
+            continue
+        ctx.add_change(ResourceInstanceChange(
+            entry.addr, b.addr, Action.DELETE, val, null(b.schema.block.implied_type()),
+            deposed_key=dk))
+    return diags
