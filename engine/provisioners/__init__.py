@@ -3,6 +3,7 @@ is destroyed, as Terraform does, with the `local-exec` provisioner.
 
 - `run_provisioners(...)` (runner): evaluate and run one instance's provisioners in order.
 - `LOCAL_EXEC` (local_exec): the `local-exec` provisioner; `LOCAL_EXEC_SCHEMA` its arguments.
+- `validate_provisioners(...)` (validate): check the blocks before anything runs.
 - `lookup(type)` / `missing_plugin(type)` (registry): the provisioner types available.
 """
 
@@ -12,6 +13,7 @@ from engine.provisioners.local_exec import LOCAL_EXEC
 from engine.provisioners.registry import lookup, missing_plugin
 from engine.provisioners.runner import SUPPRESSED_LINE, run_provisioners
 from engine.provisioners.schema import LOCAL_EXEC_SCHEMA, decode_config
+from engine.provisioners.validate import validate_provisioners
 
 __all__ = [
     "LOCAL_EXEC",
@@ -21,4 +23,5 @@ __all__ = [
     "lookup",
     "missing_plugin",
     "run_provisioners",
+    "validate_provisioners",
 ]

@@ -1,0 +1,51 @@
+"""validate_provisioners: schema errors and unavailable types found before anything runs."""
+
+from __future__ import annotations
+
+from engine.provisioners import validate_provisioners
+from tests.unit.provisioners.conftest import LoadFn
+
+
+def test_reports_every_block_without_running_anything(load: LoadFn) -> None:
+    cfg = load(
+        """
+resource "terraform_data" "a" {
+  provisioner "local-exec" {
+    command = "echo ${self.output} > should-not-exist"
+  }
+  provisioner "local-exec" {
+    working_dir = "/tmp"
+  }
+  provisioner "bogus" {
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = ["x"]
+  }
+}
+"""
+    )
+    diags = validate_provisioners(cfg.provisioners, cfg.ctx())
+    assert [d.summary for d in diags.errors] == [
+        "Missing required argument",
+        "Missing required provisioner plugin",
+        "Incorrect attribute value type",
+    ]
+    assert not (cfg.directory / "should-not-exist").exists()
+    assert cfg.hooks.events == []
+
+
+def test_valid_blocks_give_nothing(load: LoadFn) -> None:
+    cfg = load(
+        """
+resource "terraform_data" "a" {
+  provisioner "local-exec" {
+    command     = "echo ${self.id}"
+    interpreter = ["/bin/bash", "-c"]
+    environment = { A = "1" }
+    quiet       = true
+  }
+}
+"""
+    )
+    assert not validate_provisioners(cfg.provisioners, cfg.ctx())
