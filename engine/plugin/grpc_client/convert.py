@@ -23,7 +23,7 @@ from engine.diags import Diagnostic, Diagnostics, Severity
 from engine.plugin.paths import AttributePath
 from engine.plugin.protocol import AttributeDiagnostic, Deferred, ServerCapabilities
 from engine.plugin.schema import Attribute, Block, NestedBlock, NestedObject, Nesting, Schema
-from engine.values import type_from_json
+from engine.values import Type, type_from_json
 
 __all__ = [
     "SchemaError",
@@ -43,6 +43,11 @@ _DEFER_REASONS = {
     2: "provider_config_unknown",
     3: "absent_prereq",
 }
+
+
+# Types are immutable: one Type per distinct JSON type text (a big schema repeats a few dozen).
+_TYPES: dict[bytes, Type] = {}
+_FIELDS: dict[tuple[str, str], bool] = {}
 
 
 class SchemaError(ValueError):
@@ -89,10 +94,12 @@ def _attribute(msg: Any, where: str) -> Attribute:
             nesting=nesting,
         )
     elif msg.type:
-        try:
-            typ = type_from_json(json.loads(msg.type))
-        except ValueError as e:
-            raise SchemaError(f"attribute {where} has an invalid type: {e}") from None
+        typ = _TYPES.get(msg.type)
+        if typ is None:
+            try:
+                typ = _TYPES[msg.type] = type_from_json(json.loads(msg.type))
+            except ValueError as e:
+                raise SchemaError(f"attribute {where} has an invalid type: {e}") from None
     else:
         raise SchemaError(f"attribute {where} has neither a type nor a nested type")
     return Attribute(
@@ -110,7 +117,11 @@ def _attribute(msg: Any, where: str) -> Attribute:
 
 
 def _has(msg: Any, field: str) -> bool:
-    return field in msg.DESCRIPTOR.fields_by_name and msg.HasField(field)
+    key = (msg.DESCRIPTOR.full_name, field)
+    known = _FIELDS.get(key)
+    if known is None:
+        known = _FIELDS[key] = field in msg.DESCRIPTOR.fields_by_name
+    return known and bool(msg.HasField(field))
 
 
 def capabilities_from_proto(msg: Any) -> ServerCapabilities:
