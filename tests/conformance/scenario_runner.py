@@ -67,6 +67,7 @@ STEP_KEYS = {"files", "copy", "remove", "init", "op", "args", "exit", "error", "
 Runner = Callable[..., Run]
 
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _ERROR = re.compile(r"^[│|]?\s*Error: (.+?)\s*$", re.MULTILINE)
 
 
@@ -153,6 +154,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _address(address: str) -> str:
+    """An instance key made of a resource id (for_each over ids) gets the UUID placeholder."""
+    return _UUID_IN.sub("<uuid>", address)
+
+
 def _normalise_summary(summary: str) -> str:
     """terraform names a cycle's members in a random order from run to run: sort them."""
     if summary.startswith("Cycle: "):
@@ -182,8 +188,10 @@ def plan_facts(plan: Any) -> dict[str, Any]:
     for rc in plan.get("resource_changes", []):
         change = rc["change"]
         entry: dict[str, Any] = {
-            "address": rc["address"],
-            "previous_address": rc.get("previous_address"),
+            "address": _address(rc["address"]),
+            "previous_address": _address(rc["previous_address"])
+            if rc.get("previous_address")
+            else None,
             "actions": change["actions"],
         }
         if "create" in change["actions"] or change["actions"] == ["update"]:
@@ -199,7 +207,7 @@ def plan_facts(plan: Any) -> dict[str, Any]:
 def _resources(module: dict[str, Any]) -> list[dict[str, Any]]:
     found = [
         {
-            "address": r["address"],
+            "address": _address(r["address"]),
             "mode": r["mode"],
             "type": r["type"],
             "name": r["name"],
@@ -283,7 +291,7 @@ def run_step(run: Runner, work: Path, step: Step) -> dict[str, Any]:
         facts["outputs"] = output_facts(_json(run(work, "output", "-json"), "output -json"))
         facts["state"] = state_facts(_json(run(work, "show", "-json"), "show -json"))
     if step.op == "state_list" and result.code == 0:
-        facts["addresses"] = sorted(result.stdout.split())
+        facts["addresses"] = sorted(map(_address, result.stdout.split()))
     if step.op == "output" and result.code == 0:
         facts["outputs"] = output_facts(_json(result, "output -json"))
     return facts
