@@ -113,7 +113,7 @@ class _RandomStringBase(Resource):
         if length < 1:
             return [error("Invalid Attribute Value",
                           f"Attribute length value must be at least 1, got: {length}", "length")]
-        mins = [config[m] for m in _MINS]
+        mins = [0 if config[m] is None else config[m] for m in _MINS]
         if all(isinstance(m, int) for m in mins) and length < sum(mins):
             return [error("Invalid Attribute Value",
                           f"Attribute length value must be at least sum of min_upper + "

@@ -55,6 +55,11 @@ def _part_fields() -> dict[str, Attr]:
                     use_state_for_unknown=True) for p in _PARTS}
 
 
+def _given(v: Any) -> bool:
+    """Whether an optional+computed timestamp was configured (not null, not unknown)."""
+    return isinstance(v, str)
+
+
 def _timestamp(value: str, attr: str) -> dt.datetime:
     try:
         return parse_rfc3339(value)
@@ -94,7 +99,7 @@ class TimeStatic(Resource):
         return _check_rfc3339(config, "rfc3339")
 
     def create(self, planned: Obj) -> dict[str, Any]:
-        t = _timestamp(planned["rfc3339"], "rfc3339") if planned["rfc3339"] else now()
+        t = _timestamp(planned["rfc3339"], "rfc3339") if _given(planned["rfc3339"]) else now()
         return {"rfc3339": format_rfc3339(t), "id": format_rfc3339(t), **parts(t)}
 
     def import_state(self, id: str) -> dict[str, Any]:
@@ -220,7 +225,7 @@ class TimeOffset(Resource):
 
     def _values(self, planned: Obj) -> dict[str, Any]:
         base = (_timestamp(planned["base_rfc3339"], "base_rfc3339")
-                if planned["base_rfc3339"] else now())
+                if _given(planned["base_rfc3339"]) else now())
         t = offset_time(base, {n: planned[n] for n in _OFFSETS})
         return {"base_rfc3339": format_rfc3339(base), "id": format_rfc3339(base),
                 "rfc3339": format_rfc3339(t), **parts(t)}
@@ -305,7 +310,7 @@ class TimeRotating(Resource):
         return []
 
     def _values(self, planned: Obj) -> dict[str, Any]:
-        base = _timestamp(planned["rfc3339"], "rfc3339") if planned["rfc3339"] else now()
+        base = _timestamp(planned["rfc3339"], "rfc3339") if _given(planned["rfc3339"]) else now()
         if any(planned[n] for n in _ROTATIONS):
             rot = rotation_time(base, {n: planned[n] for n in _ROTATIONS})
         elif isinstance(planned["rotation_rfc3339"], str):
