@@ -112,6 +112,7 @@ def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     if s is None:
         return expr
     from engine.hcl import parse_expression
+    from engine.hcl.context import alias_file
 
     outer = expr.range.file
     at = expr.range.start_offset + (0 if _in_json(expr) else 1)
@@ -124,6 +125,7 @@ def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     src.text = outer.text
     src._line_starts = None
     src._ascii = None
+    alias_file(src, outer)
     diags.extend(pdiags)
     return parsed
 

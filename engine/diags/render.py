@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from engine.diags.diagnostic import Diagnostic
@@ -31,35 +32,116 @@ def _context_of(rng: Range) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """The source lines a diagnostic shows and the part of them to highlight.
+
+    As terraform builds it: the lines overlapping the context range (or the subject's),
+    extended to include the subject; offsets are characters into `code` (lines joined with
+    newlines); an empty subject is widened to one character.
+    """
+
+    context: str | None
+    code: str
+    start_line: int
+    highlight_start: int
+    highlight_end: int
+
+
+def snippet_of(diag: Diagnostic) -> Snippet | None:
+    rng = diag.subject
+    if rng is None:
+        return None
+    file = rng.file
+    hl_start, hl_end = rng.start_offset, max(rng.end_offset, rng.start_offset)
+    span_start, span_end = hl_start, hl_end
+    if diag.context is not None and diag.context.file is file:
+        span_start = min(span_start, diag.context.start_offset)
+        span_end = max(span_end, diag.context.end_offset)
+    if hl_end == hl_start:
+        hl_end += 1
+    first_line, _ = file.line_col(span_start)
+    last_line, _ = file.line_col(
+        max(span_start, span_end - 1) if span_end > span_start else span_end
+    )
+    code = "\n".join(file.line_text(n) for n in range(first_line, last_line + 1))
+    code_start = file.line_starts[first_line - 1]
+    start = min(hl_start - code_start, len(code))
+    end = min(start + (hl_end - hl_start), len(code))
+    return Snippet(_context_of(rng), code, first_line, start, end)
+
+
+# terraform's colour codes; each colorstring.Color() call also appends a reset at its end
+_RESET, _BOLD, _UNDERLINE, _GRAY = "\x1b[0m", "\x1b[1m", "\x1b[4m", "\x1b[90m"
+_RED, _YELLOW = "\x1b[31m", "\x1b[33m"
+
+
 def render_diagnostic(diag: Diagnostic, color: bool = False, box: bool = True) -> str:
-    """One diagnostic as terraform prints it (`box=False` is `-no-color` style)."""
+    """One diagnostic as terraform prints it: with `box`, inside its left rule (and ANSI
+    colours when `color`); without, as `-no-color` prints it. Details are printed as given
+    (the caller wraps them to the terminal width)."""
+    c = color
+
+    def paint(text: str) -> str:
+        return text + _RESET if c else text
+
+    def code(seq: str) -> str:
+        return seq if c else ""
+
     kind = "Error" if diag.is_error else "Warning"
-    lines: list[str] = [f"{kind}: {diag.summary}", ""]
-    if diag.subject is not None:
-        rng = diag.subject
-        start = rng.start
-        ctx = _context_of(rng)
-        where = f"  on {rng.filename} line {start.line}"
-        lines.append(where + (f", in {ctx}:" if ctx else ":"))
-        first = diag.context.start.line if diag.context is not None else start.line
-        last = diag.context.end.line if diag.context is not None else start.line
-        first = min(first, start.line)
-        last = max(last, start.line)
-        for n in range(first, last + 1):
-            lines.append(f"{n:>4}: {rng.file.line_text(n)}")
+    tint = _RED if diag.is_error else _YELLOW
+    out: list[str] = []
+    out.append(paint(f"{code(_BOLD)}{code(tint)}{kind}: {code(_RESET)}"))
+    out.append(paint(f"{code(_BOLD)}{diag.summary}{code(_RESET)}\n\n"))
+    snip = snippet_of(diag)
+    if snip is not None and diag.subject is not None:
+        where = f"  on {diag.subject.filename} line {diag.subject.start.line}"
+        out.append(where + (f", in {snip.context}:\n" if snip.context else ":\n"))
+        before = snip.code[: snip.highlight_start]
+        highlight = snip.code[snip.highlight_start : snip.highlight_end]
+        after = snip.code[snip.highlight_end :]
+        marked = paint(f"{before}{code(_UNDERLINE)}{highlight}{code(_RESET)}{after}")
+        for i, line in enumerate(marked.split("\n")):
+            out.append(f"{snip.start_line + i:>4}: {line}\n")
         if diag.values:
-            lines.append("    ├────────────────")
-            for v in diag.values:
-                lines.append(f"    │ {v.traversal} {v.statement}")
-        lines.append("")
+            out.append(paint(f"    {code(_GRAY)}├────────────────{code(_RESET)}\n"))
+            calls = [v for v in diag.values if v.traversal == "while calling"]
+            others = sorted(
+                (v for v in diag.values if v.traversal != "while calling"),
+                key=lambda v: v.traversal,
+            )
+            for v in calls:
+                name, _, rest = v.statement.partition("(")
+                out.append(
+                    paint(
+                        f"    {code(_GRAY)}│{code(_RESET)} while calling {code(_BOLD)}{name}"
+                        f"{code(_RESET)}("
+                    )
+                    + rest
+                    + "\n"
+                )
+            for v in others:
+                out.append(
+                    paint(
+                        f"    {code(_GRAY)}│{code(_RESET)} {code(_BOLD)}{v.traversal}"
+                        f"{code(_RESET)} {v.statement}\n"
+                    )
+                )
+        out.append("\n")
     if diag.detail:
-        lines.extend(diag.detail.split("\n"))
-    while lines and lines[-1] == "":
-        lines.pop()
+        out.append(diag.detail + "\n")
+    body = "".join(out)
     if not box:
-        return "\n" + "\n".join(lines) + "\n"
-    body = "\n".join(("│ " + ln) if ln else "│" for ln in lines)
-    return "╷\n" + body + "\n╵\n"
+        return "\n" + body.rstrip("\n") + "\n"
+    lines = body.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    rule = paint(f"{code(tint)}│{code(_RESET)} ")
+    empty_rule = rule.strip()
+    start_rule = paint(f"{code(tint)}╷{code(_RESET)}")
+    end_rule = paint(f"{code(tint)}╵{code(_RESET)}")
+    framed = [start_rule] + [(rule if ln else empty_rule) + ln for ln in lines] + [end_rule]
+    return "\n".join(framed) + "\n"
 
 
 def render_diagnostics(diags: Iterable[Diagnostic], color: bool = False, box: bool = True) -> str:

@@ -34,6 +34,14 @@ def register_file(file: File) -> None:
     ]
 
 
+def alias_file(source: SourceFile, same_as: SourceFile) -> None:
+    """Let ranges in `source` find their context in `same_as` (for nodes parsed from a
+    piece of a file but positioned in the whole file's text)."""
+    entries = _files.get(same_as)
+    if entries is not None:
+        _files[source] = entries
+
+
 def block_header(block: Block) -> str:
     """`type "label1" "label2"` as Terraform prints a block header (labels Go-quoted)."""
     parts = [block.type]
