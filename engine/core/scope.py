@@ -162,13 +162,25 @@ class ModuleScope:
     ) -> tuple[Value, Diagnostics]:
         """Evaluate `expr` in this module; undeclared references are errors. `extra` adds
         roots such as `count` or `each` (a module call's instance arguments)."""
+        ctx, diags = self.eval_context([expr], extra)
+        if diags.has_errors:
+            return UNKNOWN_DYNAMIC, diags
+        val, more = evaluate(expr, ctx)
+        diags.extend(more)
+        return val, diags
+
+    def eval_context(
+        self, exprs: list[Expr], extra: dict[str, Value] | None = None
+    ) -> tuple[EvalContext, Diagnostics]:
+        """An evaluation context with exactly the roots `exprs` refer to (plus `extra`)."""
         diags = Diagnostics()
         roots: dict[str, Value] = dict(extra or {})
         locals_needed: dict[str, Value] = {}
         modules_needed: dict[str, Value] = {}
         managed_root: dict[str, dict[str, Value]] = {}
         data_root: dict[str, dict[str, Value]] = {}
-        for trav in expr_traversals(expr):
+        travs = [t for e in exprs for t in expr_traversals(e)]
+        for trav in travs:
             root = trav[0]
             assert isinstance(root, TraverseRoot)
             name = root.name
@@ -233,16 +245,11 @@ class ModuleScope:
             roots[rtype] = object_(by_name)
         if data_root:
             roots["data"] = object_({t: object_(v) for t, v in data_root.items()})
-        if diags.has_errors:
-            return UNKNOWN_DYNAMIC, diags
         if locals_needed:
             roots["local"] = object_(locals_needed)
         if modules_needed:
             roots["module"] = object_(modules_needed)
-        ctx = EvalContext(roots, self._functions, plan_phase=self.plan_phase)
-        val, more = evaluate(expr, ctx)
-        diags.extend(more)
-        return val, diags
+        return EvalContext(roots, self._functions, plan_phase=self.plan_phase), diags
 
     def _module_value(self, name: str, diags: Diagnostics) -> Value:
         if name in self._modules:
