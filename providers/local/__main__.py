@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-
-from engine.plugin.sdk.server import serve
+from engine.plugin.sdk.server import run
 from providers.local.provider import LocalProvider
 
 if __name__ == "__main__":
-    sys.exit(serve(LocalProvider()))
+    run(LocalProvider())

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-
-from engine.plugin.sdk.server import serve
+from engine.plugin.sdk.server import run
 from providers.random.provider import RandomProvider
 
 if __name__ == "__main__":
-    sys.exit(serve(RandomProvider()))
+    run(RandomProvider())
