@@ -85,7 +85,7 @@ def _with_config_marks(planned: Value, config: Value, b: ProviderBinding) -> Val
     return mark_sensitive(b.schema.block, planned)
 
 
-def _plan_call(
+def plan_call(
     b: ProviderBinding, addr: AbsResourceInstance, prior: Value, config: Value, private: bytes,
 ) -> tuple[Value, list[Any], bytes, Diagnostics]:
     block = b.schema.block
@@ -147,7 +147,7 @@ def plan_managed(
                               if a.computed and not a.optional)
     config = apply_ignore_changes(config, prior, res.lifecycle, computed_only)
     private = private_bytes(entry.current if entry is not None else None)
-    planned, req_replace, planned_private, more = _plan_call(b, addr, prior_val, config, private)
+    planned, req_replace, planned_private, more = plan_call(b, addr, prior_val, config, private)
     diags.extend(more)
     if more.has_errors:
         return diags
@@ -172,7 +172,7 @@ def plan_managed(
         if replace:
             action = (Action.CREATE_THEN_DELETE if res.lifecycle.create_before_destroy
                       else Action.DELETE_THEN_CREATE)
-            planned, _rr, planned_private, more = _plan_call(
+            planned, _rr, planned_private, more = plan_call(
                 b, addr, null(b.schema.block.implied_type()), config, b"")
             diags.extend(more)
             if more.has_errors:

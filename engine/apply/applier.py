@@ -1,0 +1,255 @@
+"""`apply_plan`: applying a saved plan (terraform's Context.Apply).
+
+    result = apply_plan(config, plan, prior_state_file, manager, registry, ApplyOptions())
+
+The working state starts as the plan's prior (refreshed) state (`manager.begin_apply`). The
+apply graph (engine.graph.builder_apply) is walked with up to `parallelism` operations at
+once: module calls, variables and locals are evaluated again with the values known so far,
+each change is applied by `apply_instance` (every result recorded through the state manager:
+an intent before the provider call, a result after it, never a full state rewrite per
+instance), a resource's values become visible to its dependents once all of its instances are
+done. A failed operation skips what depends on it; independent failures are all reported. A
+stop request lets running calls finish, starts nothing new, and the state is persisted. Root
+outputs are computed at the end and set in state; `manager.finish()` writes the final state.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.addrs import (
+    AddressSyntaxError,
+    ModuleInstance,
+    parse_abs_provider_config,
+    parse_abs_resource,
+    parse_target,
+)
+from engine.apply.context import ApplyContext
+from engine.apply.instance import apply_instance
+from engine.core.instances import InstanceTree
+from engine.core.root import root_instance
+from engine.diags import Diagnostics, warning
+from engine.graph.builder import build_graph, plan_steps
+from engine.graph.builder_apply import Done, Op, build_apply_graph, resource_dependencies
+from engine.graph.builder_nodes import CALL, CHECK, LOCAL, OUTPUT, RESOURCE, VAR, Node
+from engine.graph.signals import StopController
+from engine.graph.walker import walk
+from engine.plans.hooks import NO_HOOKS, Hooks
+from engine.plans.model import Plan, PlanMode
+from engine.plans.planner_context import PlanContext
+from engine.plans.planner_expand import expand_resource
+from engine.plans.planner_state import index_state
+from engine.plugin.registry import ProviderRegistry
+from engine.states.manager import StateManager
+from engine.states.state import OutputValue, State, StateFile
+from engine.states.sync import SyncState
+from engine.values import Value
+
+
+@dataclass
+class ApplyOptions:
+    parallelism: int = 10
+    stop: StopController | None = None
+    hooks: Hooks = NO_HOOKS
+    variables: dict[str, Value] = field(default_factory=dict)
+    working_dir: str | None = None
+
+
+@dataclass
+class ApplyResult:
+    state: State
+    diagnostics: Diagnostics
+
+
+def _state_deps(state: State) -> dict[Node, set[Node]]:
+    """Dependencies recorded in state, by resource node."""
+    out: dict[Node, set[Node]] = {}
+    for rs in state.resources:
+        mi_module = rs.module
+        try:
+            base = parse_abs_resource(f"{mi_module}.{rs.type}.{rs.name}" if mi_module else
+                                      f"{rs.type}.{rs.name}") if rs.mode == "managed" else None
+        except AddressSyntaxError:
+            continue
+        if base is None:
+            continue
+        node = Node(RESOURCE, base.module.module(), str(base.resource))
+        for inst in rs.instances:
+            objs = ([inst.current] if inst.current else []) + list(inst.deposed.values())
+            for obj in objs:
+                for d in obj.dependencies:
+                    try:
+                        dep = parse_abs_resource(d)
+                    except AddressSyntaxError:
+                        continue
+                    out.setdefault(node, set()).add(
+                        Node(RESOURCE, dep.module.module(), str(dep.resource)))
+    return out
+
+
+def _finalize_resource(ctx: ApplyContext, node: Node, res: Any) -> Diagnostics:
+    """Make a resource's value complete for its dependents: its expansion in every module
+    instance, with unchanged instances' values from the state."""
+    diags = Diagnostics()
+    tree = ctx.tree
+    mode = "data" if res.mode == "data" else "managed"
+    for mi in tree.instances(node.module):
+        rep, insts, more = expand_resource(tree.scope(mi), res)
+        diags.extend(more)
+        if more.has_errors:
+            continue
+        values: dict[Any, Value] = {}
+        for key, _roots in insts:
+            val = tree.values.get(mi, mode, res.type, res.name, key)
+            if val is None:
+                val = _state_value(ctx, mi, res, key)
+            if val is not None:
+                values[key] = val
+        tree.values.expand(mi, mode, res.type, res.name, rep)
+        for key, val in values.items():
+            tree.values.set(mi, mode, res.type, res.name, key, val)
+    return diags
+
+
+def _state_value(ctx: ApplyContext, mi: ModuleInstance, res: Any, key: Any) -> Value | None:
+    from engine.plans.planner_instance import instance_addr
+
+    addr = instance_addr(mi, res, key)
+    obj = ctx.manager.sync.current(addr)
+    entry = ctx.pctx.prior.get(addr)
+    if obj is None or entry is None:
+        return None
+    mode = "data" if res.mode == "data" else "managed"
+    b, _ = ctx.pctx.binding(parse_abs_provider_config(entry.provider), mode, res.type)
+    if b is None:
+        return None
+    val, _ = ctx.pctx.decode(b, addr, obj)
+    return val
+
+
+def _run(ctx: ApplyContext, build: Any, node: Any) -> Diagnostics:
+    if isinstance(node, Op):
+        return apply_instance(ctx, ctx.plan, node.addr, None, node.kind, node.deposed).diagnostics
+    if isinstance(node, Done):
+        return Diagnostics()
+    tree = ctx.tree
+    destroying = ctx.plan.mode is PlanMode.DESTROY
+    if node.kind == RESOURCE:
+        res = build.objects.get(node)
+        if res is None or destroying:
+            return Diagnostics()
+        return _finalize_resource(ctx, node, res)
+    if node.kind == CALL:
+        return tree.expand_call(node.module, node.name)
+    if node.kind == VAR:
+        return tree.set_variable(node.module, node.name, False) if node.module.names \
+            else Diagnostics()
+    if destroying:
+        return Diagnostics()
+    if node.kind == LOCAL:
+        return tree.eval_local(node.module, node.name)
+    if node.kind == OUTPUT:
+        return tree.eval_output(node.module, node.name)
+    if node.kind == CHECK:
+        return _checks(ctx, node, build.objects.get(node))
+    return Diagnostics()
+
+
+def _checks(ctx: ApplyContext, node: Node, chk: Any) -> Diagnostics:
+    from engine.core.conditions import check_rule
+
+    out = Diagnostics()
+    for mi in ctx.tree.instances(node.module):
+        scope = ctx.tree.scope(mi)
+        for rule in chk.asserts:
+            _s, diags = check_rule(rule, scope.evaluate, "Check block assertion failed",
+                                   rule.condition.range if rule.condition is not None
+                                   else rule.decl_range)
+            out.extend(warning(d.summary, d.detail, d.subject) if d.is_error else d
+                       for d in diags)
+    return out
+
+
+def _set_outputs(ctx: ApplyContext, config: Any, hooks: Hooks) -> None:
+    sync = ctx.manager.sync
+    root = ModuleInstance()
+    if ctx.plan.mode is PlanMode.DESTROY:
+        for name in list(sync.snapshot().outputs):
+            sync.remove_output(name)
+        return
+    for name in config.module.outputs:
+        res = ctx.tree.output(root, name)
+        if res is None:
+            continue
+        if not res.value.is_wholly_known():
+            continue
+        sensitive = res.sensitive or bool(res.value.deep_marks())
+        sync.set_output(name, OutputValue(res.value, sensitive))
+        hooks.output_value(name, res.value, sensitive)
+    for name in list(sync.snapshot().outputs):
+        if name not in config.module.outputs:
+            sync.remove_output(name)
+
+
+def apply_plan(
+    config: Any,
+    plan: Plan,
+    prior_state: StateFile | None,
+    manager: StateManager,
+    registry: ProviderRegistry,
+    options: ApplyOptions,
+) -> ApplyResult:
+    """Apply `plan` (see the module docstring)."""
+    diags = Diagnostics()
+    state = prior_state.state if prior_state is not None else State()
+    cwd = options.working_dir or config.module.source_dir or os.getcwd()
+    values = dict(plan.variables) if plan.variables else dict(options.variables)
+    root, more = root_instance(config, values, cwd)
+    diags.extend(more)
+    if diags.has_errors:
+        return ApplyResult(state, diags)
+    tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=False)
+    pctx = PlanContext(config=config, mode=plan.mode, refresh=False, tree=tree,
+                       registry=registry, hooks=options.hooks, prior=index_state(state),
+                       refreshed=SyncState())
+    targets = []
+    for t in plan.target_addrs:
+        try:
+            targets.append(parse_target(t))
+        except AddressSyntaxError:
+            continue
+    build, more = build_graph(config, plan_steps(state, targets))
+    diags.extend(more)
+    if more.has_errors:
+        return ApplyResult(state, diags)
+    diags.extend(manager.begin_apply(state))
+    if diags.has_errors:
+        return ApplyResult(state, diags)
+    ctx = ApplyContext(plan, pctx, manager)
+    ctx.changes = {(c.addr, c.deposed_key or ""): c for c in plan.changes}
+    deps = resource_dependencies(build.graph)
+    ctx.dependencies = {n: sorted(str(d) for d in ds) for n, ds in deps.items()}
+    graph = build_apply_graph(build.graph, plan.changes, _state_deps(state))
+    if options.stop is not None:
+        stop = options.stop
+
+        def on_stop() -> None:
+            ctx.stop_event.set()
+            options.hooks.stopping()
+            registry.stop_all()
+            manager.request_persist()
+
+        stop.add_listener(on_stop)
+    res = walk(graph, lambda n: _run(ctx, build, n), options.parallelism, options.stop)
+    diags.extend(res.diagnostics)
+    if not res.interrupted:
+        _set_outputs(ctx, config, options.hooks)
+    diags.extend(manager.finish())
+    return ApplyResult(manager.sync.snapshot(), diags)
+
+
+from engine.apply.stale import check_plan_fresh  # noqa: E402  (re-exported for callers)
+
+__all__ = ["ApplyOptions", "ApplyResult", "apply_instance", "apply_plan", "check_plan_fresh"]

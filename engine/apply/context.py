@@ -1,0 +1,82 @@
+"""The shared context of one apply walk.
+
+`ApplyContext` bundles what `apply_instance` needs: the plan and its changes by address, the
+module instance tree re-evaluated with apply-time values (plan_phase off), the provider
+bindings (through an embedded `PlanContext`, so provider configuration and state decoding are
+the planner's), the state manager that records every result, hooks, the stop event, and the
+per-resource expansions (`count.index` / `each` roots) computed once per module instance.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.addrs import AbsResourceInstance, ModuleInstance
+from engine.diags import Diagnostics
+from engine.plans.model import Plan, ResourceInstanceChange
+from engine.plans.planner_context import PlanContext
+from engine.plans.planner_expand import expand_resource
+from engine.states.manager import StateManager
+from engine.values import Value
+
+
+@dataclass
+class InstanceResult:
+    """What one apply step did: the new value (None: no object), its diagnostics, and
+    whether the new object is tainted."""
+
+    addr: AbsResourceInstance
+    kind: str
+    value: Value | None = None
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    tainted: bool = False
+
+
+@dataclass
+class ApplyContext:
+    plan: Plan
+    pctx: PlanContext
+    manager: StateManager
+    dependencies: dict[Any, list[str]] = field(default_factory=dict)
+    stop_event: threading.Event = field(default_factory=threading.Event)
+    changes: dict[tuple[AbsResourceInstance, str], ResourceInstanceChange] = field(
+        default_factory=dict)
+    deposed_keys: dict[AbsResourceInstance, str] = field(default_factory=dict)
+    _expansions: dict[tuple[ModuleInstance, str], dict[Any, dict[str, Value]]] = field(
+        default_factory=dict)
+    _mu: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def tree(self) -> Any:
+        return self.pctx.tree
+
+    @property
+    def hooks(self) -> Any:
+        return self.pctx.hooks
+
+    def change(self, addr: AbsResourceInstance, deposed: str = "") -> ResourceInstanceChange | None:
+        return self.changes.get((addr, deposed))
+
+    def roots(self, mi: ModuleInstance, res: Any, key: Any) -> tuple[dict[str, Value], Diagnostics]:
+        """The `count`/`each` roots of instance `key` of `res` in `mi` (expanded once)."""
+        k = (mi, res.key)
+        with self._mu:
+            got = self._expansions.get(k)
+        diags = Diagnostics()
+        if got is None:
+            _rep, insts, diags = expand_resource(self.tree.scope(mi), res)
+            got = {ikey: roots for ikey, roots in insts}
+            with self._mu:
+                self._expansions[k] = got
+        return got.get(key, {}), diags
+
+    def new_deposed_key(self, addr: AbsResourceInstance) -> str:
+        """A fresh 8-hex-digit deposed key for `addr` (as terraform's NewDeposedKey)."""
+        import secrets
+
+        key = secrets.token_hex(4)
+        with self._mu:
+            self.deposed_keys[addr] = key
+        return key
