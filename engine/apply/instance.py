@@ -239,7 +239,7 @@ def _refers_to_self_only(expr: Any) -> bool:
     from engine.configs.exprs import variables
 
     travs = variables(expr)
-    return bool(travs) and all(t[0].name == "self" for t in travs)
+    return bool(travs) and all(getattr(t[0], "name", "") == "self" for t in travs)
 
 
 def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> InstanceResult:

@@ -22,8 +22,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.addrs import ModuleInstance, ModuleInstanceStep
 from engine.addrs import Module as ModulePath
+from engine.addrs import ModuleInstance, ModuleInstanceStep
 from engine.addrs.keys import InstanceKey
 from engine.core.expansion import expand
 from engine.core.inputs import finalize_input, validate_inputs
@@ -125,11 +125,16 @@ class InstanceTree:
     # ------------------------------------------------------------------ instances
     def _add(self, mi: ModuleInstance, cfg: Any, inputs: dict[str, Value], label: str,
              module_path: str) -> None:
+        def outputs(name: str) -> tuple[Value, Diagnostics]:
+            return self._module_object(mi, name)
+
+        def resource_value(mode: str, rtype: str, name: str) -> Value:
+            return self.values.value(mi, mode, rtype, name)
+
         scope = ModuleScope(
             cfg.module, module_path=module_path, root_path=".", cwd=self.cwd,
-            input_values=inputs, module_outputs=lambda name, mi=mi: self._module_object(mi, name),
-            module_label=label, plan_phase=self.plan_phase,
-            resource_value=lambda mode, t, n, mi=mi: self.values.value(mi, mode, t, n),
+            input_values=inputs, module_outputs=outputs, module_label=label,
+            plan_phase=self.plan_phase, resource_value=resource_value,
         )
         self._configs[mi] = cfg
         self._scopes[mi] = scope
@@ -213,7 +218,7 @@ class InstanceTree:
             scope = self._scopes[mi]
             scope.set_input(name, fin)
             if check and var.validations:
-                more, failed = validate_inputs({name: var}, scope.evaluate)
+                more, _failed = validate_inputs({name: var}, scope.evaluate)
                 diags.extend(more)
         return diags
 

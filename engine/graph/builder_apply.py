@@ -122,9 +122,7 @@ def build_apply_graph(
         for dep in deps.get(res, ()):
             # what `res` depends on is destroyed after it, and updated only after it is gone
             for op in ops_by_res.get(dep, []):
-                if op.kind == "destroy":
-                    g.add_edge(done, op)
-                elif op.kind == "apply" and not _is_cbd_of(op, cbd):
+                if op.kind == "destroy" or (op.kind == "apply" and not _is_cbd_of(op, cbd)):
                     g.add_edge(done, op)
     for res, dop in cbd:
         for dependent in dependents.get(res, ()):

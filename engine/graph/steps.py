@@ -117,7 +117,7 @@ def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal
     elif node.kind == VAR_NODE:
         for rule in obj.validations:
             for e in _rule_exprs([rule]):
-                travs.extend(t for t in expr_traversals(e) if t[0].name != "var")
+                travs.extend(t for t in expr_traversals(e) if getattr(t[0], "name", "") != "var")
     elif node.kind == CALL:
         for e in (obj.count, obj.for_each):
             if e is not None:
@@ -216,7 +216,7 @@ class ReferencesStep:
                 for target in _targets_of(module, trav, build):
                     if target in g and target != node:
                         g.add_edge(target, node)
-                    elif target == node and node.kind == RESOURCE and trav[0].name != "self":
+                    elif target == node and node.kind == RESOURCE and getattr(trav[0], "name", "") != "self":
                         g.add_edge(node, node)
         return Diagnostics()
 

@@ -4,7 +4,7 @@ As terraform's internal/plans/objchange:
 
 - `proposed_new(block, prior, config)`: what the core proposes to the provider: the
   configuration, with each computed attribute the configuration leaves null taken from the
-  prior object (unknown when there is none). Nested blocks are merged element by element.
+  prior object (null when there is none). Nested blocks are merged element by element.
 - `assert_plan_valid(block, prior, config, planned)`: problems with a provider's planned state
   (a non-computed attribute planned differently from its configuration).
 - `assert_object_compatible(block, planned, actual)`: problems with a final plan or an apply
@@ -17,7 +17,7 @@ callers build terraform's diagnostics around them. All values must be unmarked.
 from __future__ import annotations
 
 from engine.plugin.schema import Attribute, Block, Nesting
-from engine.values import Value, unknown
+from engine.values import Value
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
 from engine.values.value import UNKNOWN
 
@@ -49,9 +49,9 @@ def _proposed_attr(attr: Attribute, prior: Value | None, config: Value) -> Value
         return config
     if not config.is_null:
         return config
-    if prior is not None and not prior.is_null:
-        return prior
-    return unknown(attr.implied_type())
+    # a computed attribute the configuration leaves null keeps its prior value (null when
+    # creating: the provider decides what is unknown)
+    return prior if prior is not None else config
 
 
 def _proposed_blocks(block: Block, nesting: Nesting, prior: Value | None, config: Value) -> Value:
@@ -63,8 +63,9 @@ def _proposed_blocks(block: Block, nesting: Nesting, prior: Value | None, config
         return proposed_new(block, empty if null_prior else prior or empty, config)
     empty = block.empty_value()
     if isinstance(config.v, list):
-        pitems: list[Value] = [] if null_prior or not isinstance(prior.v, list) else list(
-            prior.v  # type: ignore[union-attr]
+        pitems: list[Value] = (
+            list(prior.v) if prior is not None and isinstance(prior.v, list) and not null_prior
+            else []
         )
         items: list[Value] = []
         for i, cv in enumerate(config.v):
@@ -75,7 +76,9 @@ def _proposed_blocks(block: Block, nesting: Nesting, prior: Value | None, config
             items.append(proposed_new(block, pv if pv is not None else empty, cv))
         return _rebuild(config, items)
     if isinstance(config.v, dict):
-        pmap = {} if null_prior or not isinstance(prior.v, dict) else prior.v  # type: ignore[union-attr]
+        pmap: dict[str, Value] = (
+            prior.v if prior is not None and isinstance(prior.v, dict) and not null_prior else {}
+        )
         entries = {
             k: proposed_new(block, pmap.get(k, empty), cv) for k, cv in config.v.items()
         }
@@ -104,7 +107,7 @@ def _rebuild(like: Value, payload: list[Value] | dict[str, Value]) -> Value:
     if isinstance(t, (ListType, SetType, MapType)):
         if isinstance(payload, list) and payload:
             et = payload[0].type
-            return Value(type(t)(et), payload)  # type: ignore[call-arg]
+            return Value(SetType(et) if isinstance(t, SetType) else ListType(et), payload)
         if isinstance(payload, dict) and payload:
             return Value(MapType(next(iter(payload.values())).type), payload)
         return Value(t, payload)
@@ -212,8 +215,7 @@ def assert_object_compatible(block: Block, planned: Value, actual: Value) -> lis
 
 def _compatible(planned: Value, actual: Value, path: str, errs: list[str], block: Block | None) -> None:
     if not planned.is_known:
-        if actual.is_known or not planned.is_known:
-            return
+        return
     if not actual.is_known:
         errs.append(f"{path or 'root object'}: was known, but now unknown")
         return

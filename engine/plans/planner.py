@@ -23,7 +23,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.addrs import AddressSyntaxError, ModuleInstance, parse_abs_resource_instance, parse_target
+from engine.addrs import (
+    AddressSyntaxError,
+    ModuleInstance,
+    parse_abs_resource_instance,
+    parse_target,
+)
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning
@@ -77,7 +82,7 @@ class PlanResult:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _parse_addrs(opts: PlanOptions, diags: Diagnostics) -> tuple[list[Any], set[Any]]:

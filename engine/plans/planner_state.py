@@ -24,7 +24,7 @@ from engine.addrs import (
     parse_module_instance,
 )
 from engine.diags import Diagnostics
-from engine.plugin.paths import AttrStep, AttributePath, IndexStep
+from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.protocol import Provider, UpgradeResourceStateRequest
 from engine.plugin.schema import Schema, mark_paths, mark_sensitive
 from engine.states.codec import encode_value
