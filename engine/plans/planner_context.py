@@ -145,7 +145,8 @@ class PlanContext:
     # ------------------------------------------------------------------ prior objects
     def decode(self, b: ProviderBinding, addr: AbsResourceInstance,
                obj: ResourceInstanceObject) -> tuple[Value | None, Diagnostics]:
-        return decode_object(b.provider, addr.resource.type, b.schema, obj)
+        return decode_object(b.provider, addr.resource.type, b.schema, obj,
+                             data=addr.resource.mode.value == "data")
 
     # ------------------------------------------------------------------ results
     def add_change(self, change: ResourceInstanceChange) -> None:

@@ -94,10 +94,17 @@ def sensitive_paths_from_state(data: Any) -> list[AttributePath]:
 
 
 def decode_object(
-    provider: Provider, type_name: str, schema: Schema, obj: ResourceInstanceObject
+    provider: Provider, type_name: str, schema: Schema, obj: ResourceInstanceObject,
+    data: bool = False,
 ) -> tuple[Value | None, Diagnostics]:
-    """The stored object as a Value of the schema's type (see module docstring)."""
+    """The stored object as a Value of the schema's type (see module docstring); data
+    source objects are decoded directly (they are never upgraded)."""
     raw = dumps(_raw_to_plain(obj.attributes if obj.attributes is not None else {}))
+    if data:
+        from engine.plugin.builtin.jsonstate import decode_json
+
+        decoded, diags = decode_json(raw, schema.block.implied_type())
+        return (None if decoded is None else mark_sensitive(schema.block, decoded)), diags
     resp = provider.upgrade_resource_state(UpgradeResourceStateRequest(
         type_name, obj.schema_version, raw_state_json=raw.encode("utf-8"),
         raw_state_flatmap=obj.attributes_flat if obj.attributes is None else None))
