@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "validate": ("cmd_validate", "run_validate", "Check whether the configuration is valid"),
     "plan": ("cmd_plan_apply", "run_plan", "Show changes required by the current configuration"),
     "apply": ("cmd_plan_apply", "run_apply", "Create or update infrastructure"),
+    "destroy": ("cmd_plan_apply", "run_destroy", "Destroy previously-created infrastructure"),
     "console": (
         "cmd_console",
         "run_console",
@@ -39,6 +40,13 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "output": ("cmd_output", "run_output", "Show output values from your root module"),
     "show": ("cmd_show", "run_show", "Show the current state or a saved plan"),
     "version": ("cmd_version", "run_version", "Show the current Terraform version"),
+    "force-unlock": ("cmd_force_unlock", "run_force_unlock", "Release a stuck lock on the current workspace"),
+    "graph": ("cmd_graph", "run_graph", "Generate a Graphviz graph of the steps in an operation"),
+    "providers": ("cmd_providers", "run_providers", "Show the providers required for this configuration"),
+    "refresh": ("cmd_plan_apply", "run_refresh", "Update the state to match remote systems"),
+    "state": ("cmd_state", "run_state", "Advanced state management"),
+    "taint": ("cmd_taint", "run_taint", "Mark a resource instance as not fully functional"),
+    "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
 }
 
 

@@ -1,0 +1,163 @@
+"""The human progress view: terraform's hook_ui lines while plan and apply walk.
+
+`UiHooks` prints, as terraform 1.11 does:
+
+    terraform_data.a: Refreshing state... [id=x]
+    terraform_data.a: Creating...            (Modifying... [id=x] / Destroying... [id=x])
+    terraform_data.a: Still creating... [id=x, 10s elapsed]     (every 10 s)
+    terraform_data.a: Creation complete after 0s [id=x]
+    terraform_data.a: Provisioning with 'local-exec'...
+    terraform_data.a (local-exec): <output line>
+    data.x.y: Reading... / Read complete after 0s [id=x]
+
+The "Still ..." lines come from a ticker this view runs per operation in flight (terraform's
+UI owns that timer too); elapsed times are rounded to whole seconds and spelled as Go's
+`time.Duration` (`10s`, `1m30s`). Nothing is printed for a failed operation: its error is
+reported with the other diagnostics. Every method is thread-safe.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from engine.addrs import AbsResourceInstance
+from engine.cli.ui import Ui
+from engine.diags import Diagnostic
+from engine.plans.hooks import Hooks
+from engine.plans.model import Action
+
+PERIOD = 10.0
+MAX_ID_LEN = 80
+
+_START = {
+    Action.CREATE: ("Creating...", "Still creating...", "Creation complete"),
+    Action.UPDATE: ("Modifying...", "Still modifying...", "Modifications complete"),
+    Action.DELETE: ("Destroying...", "Still destroying...", "Destruction complete"),
+    Action.READ: ("Reading...", "Still reading...", "Read complete"),
+}
+
+
+def go_duration(seconds: float) -> str:
+    """A whole number of seconds as Go's Duration.String(): `0s`, `10s`, `1m0s`, `1h2m3s`."""
+    total = round(seconds)
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes}m{secs}s"
+    if minutes:
+        return f"{minutes}m{secs}s"
+    return f"{secs}s"
+
+
+def truncate_id(value: str, limit: int = MAX_ID_LEN) -> str:
+    """terraform's truncateId: long IDs keep their start and end around `...`."""
+    if len(value) <= limit:
+        return value
+    half = (limit - 3) // 2
+    return value[:half] + "..." + value[len(value) - half - (limit - 3) % 2:]
+
+
+@dataclass
+class _Op:
+    action: Action
+    id: str | None
+    start: float
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+class UiHooks(Hooks):
+    """Progress lines for people (see the module docstring)."""
+
+    def __init__(self, ui: Ui, period: float = PERIOD) -> None:
+        self.ui = ui
+        self.period = period
+        self._out = threading.Lock()
+        self._mu = threading.Lock()
+        self._ops: dict[str, _Op] = {}
+
+    def println(self, text: str) -> None:
+        with self._out:
+            self.ui.out(text)
+
+    # -- refresh -----------------------------------------------------------------------------
+    def pre_refresh(self, addr: AbsResourceInstance, id: str | None) -> None:
+        suffix = f" [id={id}]" if id else ""
+        self.println(f"[reset][bold]{addr}: Refreshing state...{suffix}")
+
+    # -- apply -------------------------------------------------------------------------------
+    def _begin(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+        texts = _START.get(action)
+        if texts is None:
+            return
+        suffix = f" [id={id}]" if id else ""
+        self.println(f"[reset][bold]{addr}: {texts[0]}{suffix}[reset]")
+        op = _Op(action, id, round(time.monotonic()))
+        with self._mu:
+            self._ops[str(addr)] = op
+        threading.Thread(
+            target=self._tick, args=(str(addr), op), name="ui-still-running", daemon=True
+        ).start()
+
+    def _tick(self, addr: str, op: _Op) -> None:
+        still = _START[op.action][1]
+        while not op.done.wait(self.period):
+            elapsed = round(time.monotonic()) - op.start
+            ident = f"id={truncate_id(op.id)}, " if op.id else ""
+            self.println(f"[reset][bold]{addr}: {still} [{ident}{go_duration(elapsed)} elapsed][reset]")
+
+    def _end(self, addr: AbsResourceInstance) -> _Op | None:
+        with self._mu:
+            op = self._ops.pop(str(addr), None)
+        if op is not None:
+            op.done.set()
+        return op
+
+    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+        if action.is_replace:
+            action = Action.CREATE  # the delete half is reported as its own DELETE operation
+        self._begin(addr, action, id if action is not Action.CREATE else None)
+
+    def post_apply(
+        self,
+        addr: AbsResourceInstance,
+        action: Action,
+        id: str | None,
+        elapsed: float,
+        error: Diagnostic | None,
+    ) -> None:
+        op = self._end(addr)
+        if op is None or error is not None:
+            return
+        texts = _START[op.action]
+        took = go_duration(round(time.monotonic()) - op.start)
+        suffix = f" [id={id}]" if id and op.action is not Action.DELETE else ""
+        self.println(f"[reset][bold]{addr}: {texts[2]} after {took}{suffix}")
+
+    # -- provisioners ----------------------------------------------------------------------
+    def pre_provision(self, addr: AbsResourceInstance, type_name: str) -> None:
+        self.println(f"[reset][bold]{addr}: Provisioning with '{type_name}'...[reset]")
+
+    def provision_output(self, addr: AbsResourceInstance, type_name: str, line: str) -> None:
+        lines = [ln.rstrip() for ln in line.splitlines()]
+        text = "\n".join(
+            f"[reset][bold]{addr} ({type_name}):[reset] {ln}" for ln in lines if ln
+        )
+        if text:
+            self.println(text)
+
+    # -- data sources ------------------------------------------------------------------------
+    def pre_read_data(self, addr: AbsResourceInstance) -> None:
+        self._begin(addr, Action.READ, None)
+
+    def post_read_data(self, addr: AbsResourceInstance, id: str | None, elapsed: float) -> None:
+        self.post_apply(addr, Action.READ, id, elapsed, None)
+
+    def close(self) -> None:
+        """Stop every ticker still running (an interrupted or failed walk)."""
+        with self._mu:
+            ops = list(self._ops.values())
+            self._ops.clear()
+        for op in ops:
+            op.done.set()

@@ -1,0 +1,228 @@
+"""Planning with resources: the `plan` command's flow and the planning half of `apply`.
+
+`OpArgs` is what the operation flags say. `load_inputs` loads the configuration and the
+root input values; `plan_locked` plans against the locked state (journal recovered first,
+the walk under SIGINT/SIGTERM handling), renders the plan in the session's view and, with
+`-out`, writes the saved plan (configuration snapshot and dependency lock file included).
+Texts are terraform's: "Note: You didn't use the -out option...", "Saved the plan to: p",
+"To perform exactly these actions, run the following command to apply:".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cli.meta import Meta
+from engine.cli.session import Session, StateOptions
+from engine.diags import error
+from engine.plans.model import Action, Plan, PlanMode
+from engine.plans.planfile import ConfigSnapshot, snapshot_config, write_planfile
+from engine.plans.planner import PlanOptions, PlanResult, make_plan
+from engine.states.state import State, StateFile
+from engine.values import Value
+
+SEPARATOR = "─" * 77
+LOCK_FILE = ".terraform.lock.hcl"
+NO_OUT_NOTE = (
+    "\nNote: You didn't use the -out option to save this plan, so Terraform can't\n"
+    'guarantee to take exactly these actions if you run "terraform apply" now.'
+)
+NO_CONFIG_DETAIL = (
+    "Plan requires configuration to be present. Planning without a configuration would mark "
+    "everything for destruction, which is normally not what is desired. If you would like to "
+    "destroy everything, run plan with the -destroy option. Otherwise, create a Terraform "
+    "configuration file (.tf file) and try again."
+)
+
+
+@dataclass
+class OpArgs:
+    """The plan/apply options, as parsed from the command line."""
+
+    command: str = "plan"
+    mode: PlanMode = PlanMode.NORMAL
+    refresh: bool = True
+    targets: list[str] = field(default_factory=list)
+    replace: list[str] = field(default_factory=list)
+    ordered_vars: list[tuple[str, str]] = field(default_factory=list)
+    parallelism: int = 10
+    state: StateOptions = field(default_factory=StateOptions)
+    input: bool = True
+    json: bool = False
+    out: str = ""
+    detailed_exitcode: bool = False
+    auto_approve: bool = False
+
+
+@dataclass
+class Inputs:
+    config: Any
+    variables: dict[str, Value]
+
+
+def go_quote(text: str) -> str:
+    """Go's %q for a plain string."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
+    """The configuration and input values; None when they have errors (shown)."""
+    config, diags = meta.load_config()
+    if diags.has_errors or config is None:
+        session.diagnostics(diags)
+        return None
+    if not config.module.files and args.mode is not PlanMode.DESTROY:
+        detail = NO_CONFIG_DETAIL
+        if args.command != "plan":
+            detail = (
+                "Apply requires configuration to be present. Applying without a configuration "
+                "would mark everything for destruction, which is normally not what is desired. "
+                "If you would like to destroy everything, run 'terraform destroy' instead."
+            )
+        session.diagnostics([error("No configuration files", detail)])
+        return None
+    prompt = args.input and session.json is None
+    values, more = meta.collect_variables(config, args.ordered_vars, prompt)
+    diags.extend(d for d in more if d.summary != "Invalid value for variable")
+    if diags.has_errors:
+        session.diagnostics(diags)
+        return None
+    from engine.configs.refcheck import check_references
+
+    static = check_references(config)
+    if static.has_errors:
+        session.diagnostics([*diags, *(d for d in static if d.is_error)])
+        return None
+    session.diagnostics(diags)
+    return Inputs(config, values)
+
+
+def module_dirs(config: Any, root: str) -> dict[str, tuple[str, str]]:
+    """Module key -> (directory relative to `root`, source address), for the snapshot."""
+    out: dict[str, tuple[str, str]] = {}
+    for node in config.walk():
+        if not node.path:
+            continue
+        rel = os.path.relpath(node.source_dir, root)
+        out[".".join(node.path)] = (rel, node.call.source if node.call is not None else "")
+    return out
+
+
+def config_snapshot(config: Any, root: str) -> ConfigSnapshot:
+    return snapshot_config(root, module_dirs(config, root))
+
+
+def read_lock_file(root: str) -> str | None:
+    try:
+        with open(os.path.join(root, LOCK_FILE), encoding="utf-8") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def with_base(state: State, base: StateFile | None) -> StateFile | None:
+    """`state` as a snapshot of `base` (its lineage and serial); None when there is no base."""
+    if base is None:
+        return None
+    return StateFile(state=state, lineage=base.lineage, serial=base.serial,
+                     terraform_version=base.terraform_version)
+
+
+def plan_options(args: OpArgs, session: Session, variables: dict[str, Value]) -> PlanOptions:
+    return PlanOptions(
+        mode=args.mode, refresh=args.refresh, targets=list(args.targets),
+        force_replace=list(args.replace), variables=variables,
+        parallelism=args.parallelism, stop=session.stop, hooks=session.hooks,
+        working_dir=session.meta.cwd)
+
+
+def run_planner(session: Session, inputs: Inputs, args: OpArgs,
+                base: StateFile | None) -> PlanResult:
+    """Plan under signal handling."""
+    with session.signals():
+        return make_plan(inputs.config, base, session.registry,
+                         plan_options(args, session, inputs.variables))
+
+
+def has_changes(plan: Plan) -> bool:
+    """Whether the plan proposes anything (terraform's !PlanEmpty)."""
+    return plan.applyable or (plan.mode is PlanMode.REFRESH_ONLY and bool(plan.drift) and any(
+        d.action is not Action.NOOP or d.moved for d in plan.drift))
+
+
+def render_plan_result(session: Session, result: PlanResult) -> None:
+    """The plan in the session's view (human: the plan text; json: the change messages)."""
+    plan = result.plan
+    if session.json is not None:
+        session.json.plan(plan)
+        return
+    from engine.plans.render_human import render_plan
+
+    if plan.errored and not any(c.action is not Action.NOOP for c in plan.changes):
+        return
+    session.ui.raw(render_plan(plan, result.schemas, result.relevant_attributes))
+
+
+def run_plan_command(meta: Meta, args: OpArgs) -> int:
+    """The whole `plan` command; its exit code."""
+    session = Session(meta, args.json)
+    if session.json is not None:
+        session.json.version()
+    try:
+        inputs = load_inputs(meta, session, args)
+        if inputs is None:
+            return 1
+        with session.locked_state("OperationTypePlan", args.state) as ldiags:
+            seen = len(ldiags)
+            if ldiags.has_errors:
+                session.diagnostics(ldiags)
+                return 1
+            session.diagnostics(ldiags)
+            code = _plan_locked(session, inputs, args)
+        session.diagnostics(list(ldiags)[seen:])
+        return 1 if ldiags.has_errors else code
+    finally:
+        session.close()
+
+
+def _plan_locked(session: Session, inputs: Inputs, args: OpArgs) -> int:
+    mgr = session.manager
+    assert mgr is not None
+    base, diags = mgr.read()
+    if diags.has_errors:
+        session.diagnostics(diags)
+        return 1
+    result = run_planner(session, inputs, args, base)
+    plan = result.plan
+    render_plan_result(session, result)
+    diags.extend(result.diagnostics)
+    if plan.errored or diags.has_errors:
+        session.diagnostics(diags)
+        return 1
+    if session.stop.stop_requested:
+        session.diagnostics(diags)
+        return 1
+    if args.out:
+        snap = config_snapshot(inputs.config, session.meta.cwd)
+        diags.extend(write_planfile(
+            args.out, plan, with_base(result.prior_state, base),
+            with_base(result.prev_run_state, base), snap, read_lock_file(session.meta.cwd)))
+    session.diagnostics(diags)
+    if diags.has_errors:
+        return 1
+    changed = has_changes(plan)
+    if changed and session.json is None and not session.meta.in_automation:
+        ui = session.ui
+        ui.out("[dark_gray]\n" + SEPARATOR)
+        if args.out:
+            ui.out(f"\nSaved the plan to: {args.out}\n\n"
+                   "To perform exactly these actions, run the following command to apply:\n"
+                   f"    terraform apply {go_quote(args.out)}")
+        else:
+            ui.out(NO_OUT_NOTE)
+    if args.detailed_exitcode and changed:
+        return 2
+    return 0

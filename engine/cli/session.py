@@ -1,0 +1,200 @@
+"""What one plan/apply invocation with resources shares: views, hooks, stop handling, state.
+
+`Session` bundles the human or `-json` view, the progress hooks (plus a counter for the
+"Apply complete! Resources: ..." summary), the provider registry, the `StopController`
+wired to SIGINT/SIGTERM (first signal: terraform's "Interrupt received." text and a graceful
+stop; second: "Two interrupts received..." and an immediate exit 1), and the state manager
+over the local state file with its lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from engine.addrs import AbsResourceInstance
+from engine.cli.hooks_ui import UiHooks
+from engine.cli.json_view import JsonHooks, JsonView
+from engine.cli.meta import Meta
+from engine.diags import Diagnostic, Diagnostics
+from engine.graph.signals import StopController, install_signal_handlers
+from engine.plans.hooks import Hooks
+from engine.plans.model import Action
+from engine.plugin.registry import ProviderRegistry
+from engine.states.lock import FilesystemLocker
+from engine.states.manager import StateManager
+from engine.values import Value
+
+INTERRUPTED = (
+    "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\n"
+    "Gracefully shutting down...\n"
+)
+FATAL_INTERRUPT = (
+    "\nTwo interrupts received. Exiting immediately. Note that data loss may have occurred.\n"
+)
+
+
+class CountHooks(Hooks):
+    """Counts completed operations for the apply summary (added, changed, destroyed)."""
+
+    def __init__(self) -> None:
+        self._mu = threading.Lock()
+        self.added = 0
+        self.changed = 0
+        self.removed = 0
+
+    def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
+                   elapsed: float, error: Diagnostic | None) -> None:
+        if error is not None:
+            return
+        with self._mu:
+            if action is Action.CREATE or action.is_replace:
+                self.added += 1
+            elif action is Action.UPDATE:
+                self.changed += 1
+            elif action is Action.DELETE:
+                self.removed += 1
+
+
+class FanOutHooks(Hooks):
+    """Calls every hook of `targets` in order (the view first, then the counter)."""
+
+    def __init__(self, *targets: Hooks) -> None:
+        self.targets = targets
+
+    def pre_refresh(self, addr: AbsResourceInstance, id: str | None) -> None:
+        for t in self.targets:
+            t.pre_refresh(addr, id)
+
+    def post_refresh(self, addr: AbsResourceInstance, id: str | None) -> None:
+        for t in self.targets:
+            t.post_refresh(addr, id)
+
+    def pre_plan(self, addr: AbsResourceInstance) -> None:
+        for t in self.targets:
+            t.pre_plan(addr)
+
+    def post_plan(self, addr: AbsResourceInstance, action: Action) -> None:
+        for t in self.targets:
+            t.post_plan(addr, action)
+
+    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+        for t in self.targets:
+            t.pre_apply(addr, action, id)
+
+    def still_applying(self, addr: AbsResourceInstance, action: Action, elapsed: float) -> None:
+        for t in self.targets:
+            t.still_applying(addr, action, elapsed)
+
+    def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
+                   elapsed: float, error: Diagnostic | None) -> None:
+        for t in self.targets:
+            t.post_apply(addr, action, id, elapsed, error)
+
+    def pre_provision(self, addr: AbsResourceInstance, type_name: str) -> None:
+        for t in self.targets:
+            t.pre_provision(addr, type_name)
+
+    def provision_output(self, addr: AbsResourceInstance, type_name: str, line: str) -> None:
+        for t in self.targets:
+            t.provision_output(addr, type_name, line)
+
+    def post_provision(self, addr: AbsResourceInstance, type_name: str,
+                       error: Diagnostic | None) -> None:
+        for t in self.targets:
+            t.post_provision(addr, type_name, error)
+
+    def pre_read_data(self, addr: AbsResourceInstance) -> None:
+        for t in self.targets:
+            t.pre_read_data(addr)
+
+    def post_read_data(self, addr: AbsResourceInstance, id: str | None, elapsed: float) -> None:
+        for t in self.targets:
+            t.post_read_data(addr, id, elapsed)
+
+    def output_value(self, name: str, value: Value, sensitive: bool) -> None:
+        for t in self.targets:
+            t.output_value(name, value, sensitive)
+
+    def stopping(self) -> None:
+        for t in self.targets:
+            t.stopping()
+
+
+@dataclass
+class StateOptions:
+    lock: bool = True
+    lock_timeout: float = 0.0
+
+
+class Session:
+    """One operation's views, hooks, registry and stop handling (see the module docstring)."""
+
+    def __init__(self, meta: Meta, as_json: bool) -> None:
+        self.meta = meta
+        self.ui = meta.ui
+        self.json: JsonView | None = JsonView(meta.ui) if as_json else None
+        self.view_hooks: UiHooks | JsonHooks = (
+            JsonHooks(self.json) if self.json is not None else UiHooks(meta.ui)
+        )
+        self.counter = CountHooks()
+        self.hooks = FanOutHooks(self.view_hooks, self.counter)
+        self.registry = ProviderRegistry(meta.cwd)
+        self.stop = StopController(on_hard_exit=self._hard_exit)
+        self.stop.add_listener(self._interrupted)
+        self.manager: StateManager | None = None
+
+    # -- output ----------------------------------------------------------------------------
+    def diagnostics(self, diags: Iterable[Diagnostic]) -> None:
+        """Diagnostics in the active view."""
+        if self.json is not None:
+            self.json.diagnostics(diags)
+        else:
+            self.ui.diagnostics(diags)
+
+    def _interrupted(self) -> None:
+        if self.json is not None:
+            self.json.log(INTERRUPTED)
+        else:
+            self.ui.out(INTERRUPTED)
+
+    def _hard_exit(self) -> None:
+        if self.json is not None:
+            self.json.log(FATAL_INTERRUPT)
+        else:
+            self.ui.err(FATAL_INTERRUPT)
+        mgr = self.manager
+        if mgr is not None:
+            with contextlib.suppress(Exception):  # best effort: the process is leaving now
+                mgr.persist_snapshot()
+        sys.stdout.flush()
+        os._exit(1)
+
+    # -- running -----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def signals(self) -> Iterator[None]:
+        """SIGINT/SIGTERM go to this session's stop controller inside the block."""
+        with install_signal_handlers(self.stop):
+            yield
+
+    @contextlib.contextmanager
+    def locked_state(self, operation: str, opts: StateOptions) -> Iterator[Diagnostics]:
+        """The state manager, locked unless `-lock=false`; recovery of a leftover journal
+        has run (its warnings are in the yielded diagnostics). Unlocks on every exit path."""
+        storage = self.meta.local_state()
+        locker = FilesystemLocker(storage.path) if opts.lock else None
+        mgr = StateManager(storage, locker)
+        self.manager = mgr
+        with mgr.locked(operation, opts.lock_timeout) as diags:
+            if not diags.has_errors:
+                diags.extend(mgr.recover())
+            yield diags
+
+    def close(self) -> Diagnostics:
+        """Stop tickers and provider processes."""
+        self.view_hooks.close()
+        return self.registry.close()
