@@ -10,17 +10,16 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from engine.configs.files import FileContents, decode_file_body
 from engine.configs.module import Module, build_module
 from engine.configs.module_calls import ModuleCall
 from engine.diags import Diagnostic, Diagnostics, error
+from engine.hcl.gcpause import paused_cyclic_gc
 
 
 def _ignored(name: str) -> bool:
@@ -205,22 +204,11 @@ def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags:
         _load_children(child, root_dir, manifest, diags)
 
 
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building the (acyclic) syntax trees: with
-    hundreds of thousands of new nodes its repeated full passes double the loading time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def load_config(root_dir: str) -> tuple[Config, Diagnostics]:
     """The whole configuration rooted at `root_dir`."""
-    with _no_cyclic_gc():
+    # Pause cyclic GC while the (acyclic) syntax trees are built: with hundreds of thousands
+    # of new nodes its repeated passes would double the loading time.
+    with paused_cyclic_gc():
         mod, diags = load_module(root_dir)
         root = Config(mod)
         _load_children(root, root_dir, _manifest(root_dir), diags)

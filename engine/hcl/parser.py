@@ -8,10 +8,9 @@ function here returns what it could parse plus diagnostics; none raises on bad i
 
 from __future__ import annotations
 
-import gc
-
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Comment, Expr, File
+from engine.hcl.gcpause import paused_cyclic_gc
 from engine.hcl.lexer import (
     CBRACE,
     COMMA,
@@ -425,18 +424,13 @@ def parse_file(text: str, filename: str) -> tuple[File, Diagnostics]:
     source = SourceFile(filename, text)
     # The parse allocates hundreds of thousands of small objects and frees none of them:
     # cyclic garbage collection passes during it would only rescan them, so pause it.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_cyclic_gc():
         tokens = lex(source)
         diags: list[Diagnostic] = list(check_invalid_tokens(tokens))
         parser = Parser(tokens)
         body = parser.parse_body(EOF)
         diags.extend(parser.diags)
         file = File(body, source, _comments(source, tokens.kinds, tokens.starts, tokens.ends))
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     from engine.hcl.context import register_file
 
     register_file(file)
