@@ -1,19 +1,30 @@
-"""`init`: check that the configuration loads and prepare the working directory.
+"""`init`: prepare the working directory: modules, provider plugins, the dependency lock file.
 
-Without providers or remote modules to install, initialising means loading the
-configuration (reporting its errors), creating `.terraform/`, and saying so as Terraform
-does.
+Steps, in Terraform's order and words: load the root module ("Initializing the backend...");
+install the module tree (`engine.initwd`: local sources, `.terraform/modules/modules.json`);
+load the whole configuration; gather every provider requirement (required_providers, provider
+blocks, resources; the built-in provider excluded); select and install the providers
+(`engine.getproviders.install`) from `-plugin-dir` directories, else the CLI configuration's
+`provider_installation`, else the implied local mirrors; then write `.terraform.lock.hcl`
+(`-lockfile=readonly` refuses changes instead) and report success.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any
 
+from engine.addrs import Provider as ProviderAddr
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.diags import error
+from engine.cliconfig import load_cli_config
+from engine.depsfile import LOCK_FILE, load_locks, save_locks
+from engine.diags import Diagnostics, error, warning
+from engine.getproviders.install import Requirement, ensure_providers
+from engine.getproviders.mirror import current_platform
+from engine.getproviders.source import build_source
+from engine.getproviders.versions import ConstraintError, parse_constraints
+from engine.initwd import install_modules, write_manifest
 
 SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"
 EMPTY_DIR = (
@@ -30,35 +41,131 @@ NEXT_STEPS = (
     "rerun this command to reinitialize your working directory. If you forget, other\n"
     "commands will detect it and remind you to do so if necessary."
 )
+LOCK_CREATED = (
+    "Terraform has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\n"
+    "selections it made above. Include this file in your version control repository\n"
+    "so that Terraform can guarantee to make the same selections by default when\n"
+    'you run "terraform init" in the future.'
+)
+LOCK_CHANGED = (
+    "Terraform has made some changes to the provider dependency selections recorded\n"
+    "in the .terraform.lock.hcl file. Review those changes and commit them to your\n"
+    "version control system if they represent changes you intended to make."
+)
 
 
-def module_manifest(config: Any, root_dir: str) -> dict[str, Any]:
-    """`.terraform/modules/modules.json` as Terraform writes it (local modules only)."""
-    records: list[dict[str, str]] = [{"Key": "", "Source": "", "Dir": "."}]
+def _requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
+    diags = Diagnostics()
+    reqs: dict[ProviderAddr, Requirement] = {}
 
-    def walk(node: Any) -> None:
-        for name in sorted(node.children):
-            child = node.children[name]
-            rel = os.path.relpath(child.module.source_dir, root_dir)
-            source = child.call.source if child.call is not None else ""
-            records.append({"Key": ".".join(child.path), "Source": source, "Dir": rel})
-            walk(child)
+    def need(given: object, text: str) -> None:
+        # configs has its own provider address type: use the engine.addrs one
+        addr = ProviderAddr(given.hostname, given.namespace, given.type)  # type: ignore[attr-defined]
+        if addr.is_builtin:
+            return
+        req = reqs.setdefault(addr, Requirement(addr))
+        try:
+            req.selections.extend(parse_constraints(text))
+        except ConstraintError as exc:
+            diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
 
-    walk(config)
-    return {"Modules": records}
+    for node in config.walk():  # type: ignore[attr-defined]
+        m = node.module
+        for rp in m.required_providers.values():
+            need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
+        for pc in m.provider_configs.values():
+            need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
+        for r in m.all_resources():
+            need(m.resource_provider(r), "")
+    return list(reqs.values()), diags
 
 
-def write_manifest(config: Any, root_dir: str) -> None:
-    directory = os.path.join(root_dir, ".terraform", "modules")
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "modules.json"), "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(module_manifest(config, root_dir), separators=(",", ":")))
+def _store_plugin_path(cwd: str, dirs: list[str]) -> None:
+    path = os.path.join(cwd, ".terraform", "plugin_path")
+    if not dirs:
+        if os.path.exists(path):
+            os.unlink(path)
+        return
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(dirs, indent=2))
+
+
+def _incomplete_warning(names: list[str]) -> Diagnostics:
+    plat = current_platform()
+    listing = "\n".join(f"  - {n}" for n in names)
+    return Diagnostics(
+        [
+            warning(
+                "Incomplete lock file information for providers",
+                "Due to your customized provider installation methods, Terraform was forced to "
+                "calculate lock file checksums locally for the following providers:\n"
+                f"{listing}\n\nThe current .terraform.lock.hcl file only includes checksums for "
+                f"{plat}, so Terraform running on another platform will fail to install these "
+                "providers.\n\nTo calculate additional checksums for another platform, run:\n"
+                f"  terraform providers lock -platform={plat}\n(where {plat} is the platform to generate)",
+            )
+        ]
+    )
+
+
+def _install_providers(
+    meta: Meta, config: object, plugin_dirs: list[str], upgrade: bool, lockfile: str
+) -> bool | None:
+    """Install the providers and update the lock file; False on failure, None when the output
+    already ends with a separating blank line (the lock file message or diagnostics)."""
+    ui = meta.ui
+    cwd = meta.cwd
+    ui.out("[reset][bold]Initializing provider plugins...")
+    reqs, diags = _requirements(config)
+    lock_path = os.path.join(cwd, LOCK_FILE)
+    prior, d = load_locks(lock_path)
+    diags.extend(d)
+    cli_config, d = load_cli_config(meta.environ)
+    diags.extend(d)
+    if diags.has_errors:
+        ui.diagnostics(diags)
+        return False
+    source = build_source(plugin_dirs, cli_config, meta.environ, cwd)
+    result = ensure_providers(reqs, prior, source, cwd, upgrade, lambda line: ui.out(line))
+    diags.extend(result.diags)
+    if diags.has_errors:
+        ui.diagnostics(diags)
+        return False
+    separated = False
+    if not result.locks.equal(prior):
+        if lockfile == "readonly":
+            if not result.locks.equal_provider_selections(prior) or any(
+                set(lock.hashes) - set(prior.providers[a].hashes) for a, lock in result.locks.providers.items()
+            ):
+                diags.append(
+                    error(
+                        "Provider dependency changes detected",
+                        "Changes to the required provider dependencies were detected, but the lock "
+                        'file is read-only. To use and record these requirements, run "terraform init" '
+                        'without the "-lockfile=readonly" flag.',
+                    )
+                )
+                ui.diagnostics(diags)
+                return False
+        else:
+            d = save_locks(result.locks, lock_path)
+            if d.has_errors:
+                ui.diagnostics(d)
+                return False
+            ui.out(LOCK_CREATED if not prior.providers else LOCK_CHANGED)
+            ui.out("")
+            separated = True
+            if result.incomplete:
+                diags.extend(_incomplete_warning([p.for_display() for p in result.incomplete]))
+    ui.diagnostics(diags)
+    return None if separated or len(diags) else True
 
 
 def run_init(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().boolean("input", True).boolean("upgrade").boolean("reconfigure")
     fs.boolean("migrate-state").boolean("backend", True).boolean("get", True)
-    fs.multi("backend-config").text("plugin-dir").boolean("lock", True).text("lock-timeout")
+    fs.multi("backend-config").multi("plugin-dir").boolean("lock", True).text("lock-timeout")
+    fs.text("lockfile")
     rest = meta.parse_flags("init", fs, args)
     if rest is None:
         return 1
@@ -74,29 +181,51 @@ def run_init(meta: Meta, args: list[str]) -> int:
             ]
         )
         return 1
+    lockfile = fs.get("lockfile") or ""
+    if lockfile not in ("", "readonly"):
+        ui.diagnostics(
+            [error("Invalid lockfile mode", f'Unknown lockfile mode "{lockfile}". Supported modes: "readonly".')]
+        )
+        return 1
+    cwd = meta.cwd
+    plugin_dirs = [os.path.abspath(d) for d in (fs.get("plugin-dir") or [])]
+    lines: list[str] = []
+    installed = install_modules(cwd, lines.append) if fs.get("get") else None
+    if installed is not None and installed.diags.has_errors and not installed.root.files:
+        ui.diagnostics(installed.diags)
+        return 1
+    if installed is not None and not installed.root.files:
+        ui.out(EMPTY_DIR)
+        return 0
+    ui.out("[reset][bold]Initializing the backend...")
+    if installed is not None and installed.root.module_calls:
+        ui.out("[reset][bold]Initializing modules...")
+        for line in lines:
+            ui.out(line)
+    try:
+        os.makedirs(os.path.join(cwd, ".terraform"), exist_ok=True)
+        _store_plugin_path(cwd, plugin_dirs)
+    except OSError as exc:
+        ui.diagnostics([error("Failed to create the working directory", str(exc))])
+        return 1
+    if installed is not None:
+        if installed.diags.has_errors:
+            ui.diagnostics(installed.diags)
+            return 1
+        if installed.root.module_calls:
+            d = write_manifest(cwd, installed.records)
+            if d.has_errors:
+                ui.diagnostics(d)
+                return 1
     config, diags = meta.load_config()
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
         return 1
-    if not config.module.files:
-        ui.out(EMPTY_DIR)
-        return 0
-    ui.out("[reset][bold]Initializing the backend...")
-    calls = getattr(config.module, "module_calls", {}) or {}
-    if calls:
-        ui.out("[reset][bold]Initializing modules...")
-        for name in sorted(calls):
-            ui.out(f"- {name} in {calls[name].source.removeprefix('./')}")
-    try:
-        os.makedirs(os.path.join(meta.cwd, ".terraform"), exist_ok=True)
-        if calls:
-            write_manifest(config, meta.cwd)
-    except OSError as exc:
-        ui.diagnostics([error("Failed to create the working directory", str(exc))])
+    done = _install_providers(meta, config, plugin_dirs, bool(fs.get("upgrade")), lockfile)
+    if done is False:
         return 1
-    ui.out("[reset][bold]Initializing provider plugins...")
     ui.diagnostics(diags)
-    ui.out("\n" + SUCCESS)
+    ui.out(SUCCESS if done is None else "\n" + SUCCESS)
     if not meta.in_automation:
         ui.out(NEXT_STEPS)
     return 0

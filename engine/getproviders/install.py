@@ -185,7 +185,8 @@ def _install_one(
         if preferred and os.path.isdir(target) and package_matches(target, preferred):
             say(f"- Using previously-installed {p.for_display()} v{version}")
             assert prior is not None
-            result.locks.set(ProviderLock(p, str(version), cstr, prior.hashes))
+            # Terraform keeps the whole earlier entry (constraints too) for a reused package
+            result.locks.set(ProviderLock(p, str(version), prior.constraints, prior.hashes))
             return
     except (OSError, zipfile.BadZipFile):
         pass
