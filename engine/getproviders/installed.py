@@ -78,7 +78,7 @@ def installed_provider(workdir: str, provider: ProviderAddr) -> tuple[str | None
     lock = locks.provider(provider)
     if lock is None:
         return None, _missing(provider, "required by this configuration but no version is selected")
-    package = package_dir(workdir, provider, lock.version)
+    package = os.path.abspath(package_dir(workdir, provider, lock.version))
     if not os.path.isdir(package):
         return None, _missing(provider, "the cached package for "
                               f"{provider} {lock.version} (in .terraform/providers) is not installed")
