@@ -163,7 +163,7 @@ def _summary(doc: dict[str, Any]) -> dict[str, Any]:
     changes = {}
     for rc in doc.get("resource_changes", []):
         ch = rc["change"]
-        key = rc["address"] + (f" deposed" if rc.get("deposed") else "")
+        key = rc["address"] + (" deposed" if rc.get("deposed") else "")
         changes[key] = _mask({
             "actions": ch["actions"],
             "reason": rc.get("action_reason"),
