@@ -1,42 +1,117 @@
-"""`show`: the latest state, for people or as Terraform's JSON state representation.
+"""`show [-json] [PATH]`: the latest state, a state file or a saved plan.
 
-`show -json` prints `{"format_version":"1.0","terraform_version":...,"values":{"outputs":
-{...},"root_module":{}}}` on one line (just the format version when the state is empty or
-missing); sensitive output values are included, flagged `"sensitive": true`.
+Without PATH the local state is shown: "No state." when there is none, "The state file is
+empty. No resources are represented." when it holds nothing, otherwise every resource
+instance (engine.cli.state_view) and the outputs. With PATH, a saved plan is rendered as
+`plan` renders it and a state file as the state; anything else is terraform's "Failed to
+read the given file as a state or plan file". `-json` prints terraform's JSON state or plan
+representation (engine.plans.render_json) on one line. Schemas come from the providers the
+state or plan uses.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.cli.show_view import render_state_outputs
-from engine.diags import error
-from engine.states import StateFile, gojson
-from engine.states.codec import encode_value
+from engine.cli.state_view import Schemas, load_schemas, render_state, state_providers
+from engine.diags import Diagnostics, error
+from engine.plans.planfile import PlanFile, read_planfile
+from engine.plans.render_json import plan_to_json
+from engine.plans.render_json_state import state_to_json
+from engine.plugin.registry import ProviderRegistry
+from engine.states import LocalState, StateFile, gojson
 
 
-def state_json(sf: StateFile | None) -> dict[str, Any]:
+def state_json(sf: StateFile | None, schemas: Schemas | None = None) -> dict[str, Any]:
     """Terraform's JSON representation of a state (`show -json`)."""
-    doc: dict[str, Any] = {"format_version": "1.0"}
-    if sf is None or sf.state.is_empty:
-        return doc
-    doc["terraform_version"] = sf.terraform_version
-    values: dict[str, Any] = {}
-    outputs = sf.state.outputs
-    if outputs:
-        values["outputs"] = {
-            name: {
-                "sensitive": outputs[name].sensitive,
-                "value": encode_value(outputs[name].value),
-                "type": outputs[name].value.type.to_json(),
-            }
-            for name in sorted(outputs)
-        }
-    values["root_module"] = {}
-    doc["values"] = values
-    return doc
+    return state_to_json(sf, schemas or {})
+
+
+def _plan_providers(pf: PlanFile) -> list[Any]:
+    out = [c.provider.provider for c in [*pf.plan.changes, *pf.plan.drift]]
+    if pf.prior_state is not None:
+        out.extend(state_providers(pf.prior_state.state))
+    return list(dict.fromkeys(out))
+
+
+def snapshot_config(pf: PlanFile) -> tuple[Any, Diagnostics]:
+    """The configuration a saved plan was made from, loaded from its snapshot."""
+    from engine.configs import load_config
+
+    with tempfile.TemporaryDirectory(prefix="groundplan-show-") as tmp:
+        for mod in pf.config.modules.values():
+            directory = os.path.normpath(os.path.join(tmp, mod.dir or "."))
+            if not directory.startswith(tmp):
+                continue  # a snapshot never points outside its own tree
+            os.makedirs(directory, exist_ok=True)
+            for name, data in mod.files.items():
+                with open(os.path.join(directory, os.path.basename(name)), "wb") as fh:
+                    fh.write(data)
+        return load_config(tmp)
+
+
+def _show_plan(meta: Meta, pf: PlanFile, as_json: bool, registry: ProviderRegistry) -> int:
+    ui = meta.ui
+    schemas, diags = load_schemas(registry, _plan_providers(pf))
+    if diags.has_errors:
+        ui.diagnostics(diags)
+        return 1
+    if as_json:
+        config, cdiags = snapshot_config(pf)
+        doc = plan_to_json(pf.plan, pf.prior_state, None if cdiags.has_errors else config,
+                           schemas)
+        ui.raw(gojson.dumps(doc, indent=None) + "\n")
+        return 0
+    from engine.plans.render_human import render_plan
+
+    ui.raw(render_plan(pf.plan, schemas))
+    return 0
+
+
+def _show_state(meta: Meta, sf: StateFile | None, as_json: bool,
+                registry: ProviderRegistry) -> int:
+    ui = meta.ui
+    schemas: Schemas = {}
+    if sf is not None and sf.state.resources:
+        schemas, diags = load_schemas(registry, state_providers(sf.state))
+        if diags.has_errors:
+            ui.diagnostics(diags)
+            return 1
+    if as_json:
+        ui.raw(gojson.dumps(state_json(sf, schemas), indent=None) + "\n")
+        return 0
+    if sf is None:
+        ui.out("No state.")
+        return 0
+    if sf.state.is_empty:
+        ui.out("The state file is empty. No resources are represented.")
+        return 0
+    ui.raw(render_state(sf, schemas))
+    return 0
+
+
+def _read_path(path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
+    pf, pdiags = read_planfile(path)
+    if pf is not None and not pdiags.has_errors:
+        return pf, None, Diagnostics()
+    try:
+        sf, sdiags = LocalState(path).read()
+    except (UnicodeDecodeError, ValueError) as exc:
+        sf, sdiags = None, Diagnostics([error(
+            "Unsupported state file format", f"Error reading {path} as a statefile: {exc}")])
+    if os.path.isfile(path) and not sdiags.has_errors:
+        return None, sf, Diagnostics()
+    state_err = "; ".join(d.detail or d.summary for d in sdiags.errors) or (
+        f"Error loading statefile: open {path}: no such file or directory")
+    plan_err = "; ".join(
+        (d.detail or d.summary).removeprefix("Error: ") for d in pdiags.errors)
+    return None, None, Diagnostics([error(
+        "Failed to read the given file as a state or plan file",
+        f"State read error: {state_err}\n\nPlan read error: {plan_err}")])
 
 
 def run_show(meta: Meta, args: list[str]) -> int:
@@ -45,39 +120,26 @@ def run_show(meta: Meta, args: list[str]) -> int:
     if rest is None:
         return 1
     ui = meta.ui
-    if rest:
-        ui.diagnostics(
-            [
-                error(
-                    "Saved plan and state file arguments are not supported yet",
-                    "This version of groundplan shows the current state only.",
-                )
-            ]
-        )
+    as_json = bool(fs.get("json"))
+    if len(rest) > 1:
+        ui.diagnostics([error("Too many command line arguments",
+                              "Expected at most one positional argument.")])
+        ui.err("\nFor more help on using this command, run:\n  terraform show -help")
         return 1
-    sf, diags = meta.local_state().read()
-    if diags.has_errors:
-        ui.diagnostics(diags)
-        return 1
-    if sf is not None and sf.state.resources:
-        ui.diagnostics(
-            [
-                error(
-                    "Resources in state cannot be shown yet",
-                    "This version of groundplan shows states that hold only output values; "
-                    "showing resources needs their provider schemas.",
-                )
-            ]
-        )
-        return 1
-    if fs.get("json"):
-        ui.raw(gojson.dumps(state_json(sf), indent=None) + "\n")
-        return 0
-    if sf is None:
-        ui.out("No state.")
-        return 0
-    if sf.state.is_empty:
-        ui.out("The state file is empty. No resources are represented.")
-        return 0
-    ui.raw(render_state_outputs(sf.state.outputs))
-    return 0
+    registry = ProviderRegistry(meta.cwd)
+    try:
+        if rest:
+            pf, sf, diags = _read_path(rest[0])
+            if diags.has_errors:
+                ui.diagnostics(diags)
+                return 1
+            if pf is not None:
+                return _show_plan(meta, pf, as_json, registry)
+            return _show_state(meta, sf, as_json, registry)
+        sf, diags = meta.local_state().read()
+        if diags.has_errors:
+            ui.diagnostics(diags)
+            return 1
+        return _show_state(meta, sf, as_json, registry)
+    finally:
+        registry.close()

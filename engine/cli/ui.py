@@ -124,6 +124,16 @@ class Ui:
                 self.stdout.write(text)
                 self.stdout.flush()
 
+    def legacy_diagnostics(self, diags: Iterable[Diagnostic]) -> None:
+        """Diagnostics as terraform's older commands print them (`state`, `taint`, ...):
+        each followed by one more blank line on its stream."""
+        for diag in diags:
+            self.diagnostics([diag])
+            if diag.is_error:
+                self.err("")
+            else:
+                self.out("")
+
     def ask(self, prompt: str) -> str | None:
         """Print `prompt` and read one line; None at end of input (as in Terraform, a last
         line without its newline is end of input too)."""
