@@ -6,10 +6,11 @@ environment and waits (up to `start_timeout`) for the handshake line. It raises
 before the handshake, prints no handshake in time, or prints a line that is not one.
 
 Lifetime guarantees (a provider never outlives groundplan):
-- Linux: the child asks for SIGKILL when its parent dies (`prctl(PR_SET_PDEATHSIG)` in the
-  forked child before exec), which covers groundplan being SIGKILLed. The parent-death signal
-  fires when the *thread* that forked exits, so every process is forked from one long-lived
-  launcher thread, never from a short-lived worker of the graph walk.
+- Linux: the child asks for SIGKILL when its parent dies (`prctl(PR_SET_PDEATHSIG)`, set by a
+  small `python -I -S` trampoline that then execs the provider binary: no `preexec_fn`, which
+  can deadlock in a process with gRPC threads), which covers groundplan being SIGKILLed. The
+  parent-death signal fires when the *thread* that forked exits, so every process is forked
+  from one long-lived launcher thread, never from a short-lived worker of the graph walk.
 - each provider runs in its own process group (Ctrl-C at the terminal is not delivered to it;
   we send StopProvider instead), and `kill()` signals the whole group;
 - an `atexit` hook kills every provider still running at interpreter exit;
@@ -28,8 +29,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
-import ctypes.util
 import json
 import logging
 import os
@@ -71,27 +70,23 @@ class PluginStartError(RuntimeError):
 
 
 # ----------------------------------------------------------------------- launcher thread
-_PR_SET_PDEATHSIG = 1
-_libc_prctl: Any = None
-if sys.platform.startswith("linux"):
-    _libc_name = ctypes.util.find_library("c")
-    if _libc_name:
-        with contextlib.suppress(OSError, AttributeError):
-            _libc_prctl = ctypes.CDLL(_libc_name, use_errno=True).prctl
+# The parent-death signal is set by a tiny Python trampoline that then execs the provider
+# (PR_SET_PDEATHSIG survives execve). A `preexec_fn` would run Python code in the forked child
+# of a process with gRPC threads, which can deadlock on a lock held at fork time (seen here:
+# Popen never returned); the trampoline runs in a fresh single-threaded interpreter instead.
+_TRAMPOLINE = (
+    "import ctypes,os,sys\n"
+    "ctypes.CDLL(None,use_errno=True).prctl(1,9,0,0,0)\n"  # PR_SET_PDEATHSIG, SIGKILL
+    "if os.getppid()!=int(sys.argv[1]):os._exit(1)\n"  # the parent died before prctl
+    "os.execv(sys.argv[2],sys.argv[2:])\n"
+)
 
 
-def _child_setup(parent_pid: int) -> Callable[[], None]:
-    """The function run in the forked child before exec: parent-death signal, and exit at
-    once if the parent already died between fork and prctl."""
-    prctl = _libc_prctl
-
-    def setup() -> None:
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-            if os.getppid() != parent_pid:
-                os._exit(1)
-
-    return setup
+def _command(binary: str, args: list[str]) -> list[str]:
+    """The argv that runs `binary` tied to our life (Linux), or the binary itself."""
+    if sys.platform.startswith("linux"):
+        return [sys.executable, "-I", "-S", "-c", _TRAMPOLINE, str(os.getpid()), binary, *args]
+    return [binary, *args]
 
 
 _launch_queue: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = queue.SimpleQueue()
@@ -224,16 +219,15 @@ class PluginProcess:
         child_env.update(handshake_env(versions))
         child_env["TMPDIR"] = tmpdir
         child_env["PLUGIN_UNIX_SOCKET_DIR"] = tmpdir
-        setup = _child_setup(os.getpid())
+        argv = _command(str(binary), list(args))
 
         def launch() -> subprocess.Popen[bytes]:
             return subprocess.Popen(
-                [str(binary), *args],
+                argv,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=child_env,
-                preexec_fn=setup,
                 start_new_session=True,
                 close_fds=True,
             )
@@ -284,7 +278,7 @@ class PluginProcess:
                 continue
             if line is None:
                 code = self.popen.wait(timeout=5)
-                self._wait_stderr_eof()
+                self.wait_output_end()
                 raise PluginStartError(
                     f"Failed to start provider {self.name}: the plugin exited with status "
                     f"{code} before the handshake; it may not be a Terraform provider plugin"
@@ -319,7 +313,8 @@ class PluginProcess:
         finally:
             done.set()
 
-    def _wait_stderr_eof(self, timeout: float = 2.0) -> None:
+    def wait_output_end(self, timeout: float = 2.0) -> None:
+        """Wait (bounded) until all of stderr has been read; for an exited process."""
         deadline = time.monotonic() + timeout
         while self._stderr_done is None and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -33,7 +33,7 @@ from typing import Any
 
 import grpc
 
-from engine.diags import Diagnostic, Diagnostics, error
+from engine.diags import Diagnostics, error
 from engine.plugin.grpc_client.convert import (
     SchemaError,
     capabilities_from_proto,
@@ -43,6 +43,7 @@ from engine.plugin.grpc_client.convert import (
     schema_from_proto,
 )
 from engine.plugin.grpc_client.process import PluginProcess
+from engine.plugin.grpc_client.rpc_errors import rpc_error
 from engine.plugin.grpc_client.schema_cache import SchemaCache
 from engine.plugin.msgpack_codec import CodecError, decode_dynamic_value, encode
 from engine.plugin.proto import (
@@ -218,37 +219,7 @@ class GrpcProvider:
         try:
             return getattr(self._stub, rpc)(request, timeout=timeout), Diagnostics()
         except grpc.RpcError as e:
-            return None, Diagnostics([self._rpc_error(rpc, e)])
-
-    def _rpc_error(self, rpc: str, e: grpc.RpcError) -> Diagnostic:
-        code = e.code() if isinstance(e, grpc.Call) else None
-        text = e.details() if isinstance(e, grpc.Call) else str(e)
-        status = self.process.wait(0.5) if code in (
-            grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
-            grpc.StatusCode.INTERNAL) else self.process.exited()
-        if status is not None or code == grpc.StatusCode.UNAVAILABLE:
-            detail = (
-                "The plugin encountered an error, and failed to respond to the "
-                f"plugin.(*GRPCProvider).{rpc} call. The plugin logs may contain more details."
-            )
-            who = f"\n\nProvider: {self.name} ({self.binary.name})"
-            if status is not None:
-                who += f", exited with status {status}"
-            tail = self.process.output_tail().strip()
-            if tail:
-                who += f"\n\nPlugin output:\n{tail[-4000:]}"
-            return error("Plugin did not respond", detail + who)
-        if code == grpc.StatusCode.UNIMPLEMENTED:
-            return error(
-                "Unsupported plugin method",
-                f"The {rpc} method is not supported by provider {self.name}.",
-            )
-        return error(
-            "Plugin error",
-            f"The plugin returned an unexpected error from plugin.(*GRPCProvider).{rpc}: "
-            f"rpc error: code = {code.name if code else 'Unknown'} desc = {text} "
-            f"(provider {self.name})",
-        )
+            return None, Diagnostics([rpc_error(rpc, e, self.name, self.binary.name, self.process)])
 
     def _dv(self, value: Value, t: Type) -> Any:
         return self._pb.DynamicValue(msgpack=encode(value.unmark_deep()[0], t))
