@@ -353,6 +353,12 @@ class Parser(ExprParser):
         diags = self.diags
         _, oj = self.read_tok()
         open_rng = self.rng(oj)
+        kinds = self.kinds
+        if kinds[oj + 1] == QUOTED_LIT and kinds[oj + 2] == CQUOTE:
+            # The usual label, `"name"`: one literal then the closing quote.
+            self.i = oj + 3
+            label = decode_literal(self.file, self.starts[oj + 1], self.ends[oj + 1], True, diags)
+            return label, Range(self.file, open_rng.start_offset, self.ends[oj + 2])
         out: list[str] = []
         while True:
             k, j = self.read_tok()

@@ -71,13 +71,14 @@ from engine.hcl.lexer import (
     PERCENT,
     PLUS,
     QUESTION,
+    QUOTED_LIT,
     SLASH,
     STAR,
     number_text_ok,
 )
 from engine.hcl.parser_base import ParserBase, placeholder
 from engine.hcl.source import Range
-from engine.values import DYNAMIC, FALSE, NUMBER, TRUE, UNKNOWN, Value, null, number
+from engine.values import DYNAMIC, FALSE, NUMBER, TRUE, UNKNOWN, Value, null, number, string
 
 _PREC: dict[int, int] = {
     OR: 1, AND: 2, EQUALOP: 3, NOTEQUAL: 3, LT: 4, LTE: 4, GT: 4, GTE: 4,
@@ -401,6 +402,29 @@ class ExprParser(ParserBase):
         return placeholder(self.rng(j))
 
     def parse_template_term(self, k: int, j: int) -> Expr:
+        """A quoted string or heredoc whose opening token `j` (of kind `k`) was just peeked."""
+        if k == OQUOTE:
+            # Fast path for a plain string ("", "abc") with no escapes or template sequences:
+            # the same nodes the general template parser builds, without its two passes.
+            kinds = self.kinds
+            k1 = kinds[j + 1]
+            if k1 == CQUOTE:
+                self.i = j + 2
+                at = self.starts[j + 1]
+                return TemplateExpr(
+                    [LiteralValueExpr(string(""), Range(self.file, at, at))],
+                    Range(self.file, self.starts[j], self.ends[j + 1]),
+                )
+            if k1 == QUOTED_LIT and kinds[j + 2] == CQUOTE:
+                s0 = self.starts[j + 1]
+                e0 = self.ends[j + 1]
+                raw = self.text[s0:e0]
+                if "\\" not in raw and "$${" not in raw and "%%{" not in raw:
+                    self.i = j + 3
+                    return TemplateExpr(
+                        [LiteralValueExpr(string(raw), Range(self.file, s0, e0))],
+                        Range(self.file, self.starts[j], self.ends[j + 2]),
+                    )
         from engine.hcl.parser_template import parse_template_inner
 
         self.read()
