@@ -1,8 +1,15 @@
-"""`make demo`: run the groundplan CLI end to end on examples/basic, offline.
+"""`make demo`: run the groundplan CLI end to end on the examples, offline.
 
-Copies the example configuration to a temporary directory and runs, printing each command
-and its real output: init, validate, plan, apply -auto-approve, output, output -json, and a
-second plan that finds no changes. Exits non-zero if any step does not behave as expected.
+Copies each example configuration to a temporary directory and runs, printing each command
+and its real output:
+
+- examples/basic (outputs only): init, validate, plan, apply -auto-approve, output, output
+  -json, and a second plan that finds no changes;
+- examples/resources (terraform_data resources with dependencies, count, for_each, a
+  provisioner and outputs): plan -out, show of the saved plan, apply of exactly that plan,
+  state list, state show, output, graph, and a plan that finds no changes.
+
+Exits non-zero if any step does not behave as expected.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 # (arguments, expected exit code)
-STEPS: list[tuple[list[str], int]] = [
+BASIC_STEPS: list[tuple[list[str], int]] = [
     (["init"], 0),
     (["validate"], 0),
     (["plan", "-var", "environment=prod", "-detailed-exitcode"], 2),
@@ -28,6 +35,19 @@ STEPS: list[tuple[list[str], int]] = [
     (["output", "-raw", "prefix"], 0),
     (["plan", "-var", "environment=prod", "-detailed-exitcode"], 0),
 ]
+RESOURCE_STEPS: list[tuple[list[str], int]] = [
+    (["init"], 0),
+    (["validate"], 0),
+    (["plan", "-out=tfplan"], 0),
+    (["show", "tfplan"], 0),
+    (["apply", "tfplan"], 0),
+    (["state", "list"], 0),
+    (["state", "show", "terraform_data.network"], 0),
+    (["output", "workers"], 0),
+    (["graph"], 0),
+    (["plan", "-detailed-exitcode"], 0),
+]
+DEMOS = [("basic", BASIC_STEPS), ("resources", RESOURCE_STEPS)]
 
 
 def groundplan_command() -> list[str]:
@@ -38,14 +58,14 @@ def groundplan_command() -> list[str]:
     return [sys.executable, "-m", "engine.cli.main"]
 
 
-def main() -> int:
-    cmd = groundplan_command()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TF_IN_AUTOMATION": ""}
+def run_demo(cmd: list[str], env: dict[str, str], name: str,
+             steps: list[tuple[list[str], int]]) -> bool:
+    """Run one example's steps in a temporary copy; whether each exited as expected."""
     with tempfile.TemporaryDirectory(prefix="groundplan-demo-") as tmp:
-        work = Path(tmp) / "basic"
-        shutil.copytree(HERE / "basic", work)
-        print(f"# working copy of examples/basic: {work}\n", flush=True)
-        for args, expected in STEPS:
+        work = Path(tmp) / name
+        shutil.copytree(HERE / name, work)
+        print(f"# working copy of examples/{name}: {work}\n", flush=True)
+        for args, expected in steps:
             print(f"$ groundplan {' '.join(args)}", flush=True)
             proc = subprocess.run(
                 [*cmd, *args], cwd=work, env=env, capture_output=True, text=True, check=False
@@ -61,11 +81,20 @@ def main() -> int:
                     f"expected {expected}",
                     file=sys.stderr,
                 )
-                return 1
+                return False
         state = (work / "terraform.tfstate").read_text(encoding="utf-8")
         print("$ cat terraform.tfstate | head -12")
-        print("\n".join(state.splitlines()[:12]))
-    print("\ndemo: every step behaved as expected.")
+        print("\n".join(state.splitlines()[:12]) + "\n")
+    return True
+
+
+def main() -> int:
+    cmd = groundplan_command()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TF_IN_AUTOMATION": ""}
+    for name, steps in DEMOS:
+        if not run_demo(cmd, env, name, steps):
+            return 1
+    print("demo: every step behaved as expected.")
     return 0
 
 

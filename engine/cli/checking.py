@@ -1,8 +1,10 @@
 """What `validate` (and the validation step of `plan`/`apply`) reports for a configuration.
 
-First the static reference check of every module (`engine.configs.refcheck`), then an
-evaluation of the root module with unknown inputs (`engine.core`), whose diagnostics are kept
-unless they repeat a reference problem already reported for the same place.
+First the static reference check of every module (`engine.configs.refcheck`), then, for a
+configuration without resources, an evaluation of the root module with unknown inputs
+(`engine.core`), whose diagnostics are kept unless they repeat a reference problem already
+reported for the same place. A configuration with resources is evaluated by the planner
+instead, which knows the resources' schemas.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ def check_config(config: Any, cwd: str) -> Diagnostics:
     diags = Diagnostics()
     refs = check_references(config)
     diags.extend(refs)
+    if _declares_resources(config):
+        return diags
     _, evaluated = evaluate_root(config, {}, cwd, for_validation=True)
     seen = {_key(d) for d in diags}
     for d in evaluated:
@@ -43,6 +47,10 @@ def check_config(config: Any, cwd: str) -> Diagnostics:
         seen.add(_key(d))
         diags.append(d)
     return diags
+
+
+def _declares_resources(config: Any) -> bool:
+    return any(node.module.all_resources() for node in config.walk())
 
 
 def unique(diags: Diagnostics) -> Diagnostics:
