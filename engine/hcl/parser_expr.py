@@ -45,6 +45,7 @@ from engine.hcl.lexer import (
     CHEREDOC,
     COLON,
     COMMA,
+    COMMENT,
     CPAREN,
     CQUOTE,
     DOT,
@@ -119,6 +120,9 @@ class ExprParser(ParserBase):
         cond = self.parse_binary(1)
         if self.recovery and len(diags) > n0:
             return cond
+        k = self.kinds[self.i]
+        if k != QUESTION and k != COMMENT and k != NEWLINE:  # the common case, without peek()
+            return cond
         if self.peek() != QUESTION:
             return cond
         self.read()
@@ -149,20 +153,26 @@ class ExprParser(ParserBase):
 
     def parse_binary(self, min_prec: int) -> Expr:
         """Binary operators of precedence `min_prec` and higher, left-associative."""
-        lhs = self.parse_with_traversals()
-        diags = self.diags
-        prec_of = _PREC.get
-        while True:
+        lhs = self.parse_term()  # then its traversals, as parse_with_traversals (inlined)
+        k = self.peek()
+        if k in (DOT, OBRACK):
+            lhs = self.parse_traversals(lhs)
             k = self.peek()
-            prec = prec_of(k)
-            if prec is None or prec < min_prec:
-                return lhs
+        prec_of = _PREC.get
+        prec = prec_of(k)
+        if prec is None or prec < min_prec:
+            return lhs
+        diags = self.diags
+        while prec is not None and prec >= min_prec:
             _, j = self.read_tok()
             n0 = len(diags)
             rhs = self.parse_binary(prec + 1)
             if self.recovery and len(diags) > n0:
                 return lhs
             lhs = BinaryOpExpr(_OP_TEXT[k], lhs, rhs, _between(lhs.range, rhs.range), self.rng(j))
+            k = self.peek()
+            prec = prec_of(k)
+        return lhs
 
     def parse_with_traversals(self) -> Expr:
         term = self.parse_term()
@@ -349,12 +359,14 @@ class ExprParser(ParserBase):
         k = self.peek()
         j = self.pj
         if k == IDENT:
-            self.read()
+            self.i = j + 1  # consume the peeked token (as read(), which would peek again)
             nk = self.peek()
             if nk in (OPAREN, DOUBLECOLON):
                 return self.finish_function_call(j)
-            name = self.tok_text(j)
-            rng = self.rng(j)
+            s0 = self.starts[j]
+            e0 = self.ends[j]
+            name = self.text[s0:e0]
+            rng = Range(self.file, s0, e0)
             if name == "true":
                 return LiteralValueExpr(TRUE, rng)
             if name == "false":
@@ -363,8 +375,8 @@ class ExprParser(ParserBase):
                 return LiteralValueExpr(_NULL, rng)
             return ScopeTraversalExpr((TraverseRoot(name, rng),), rng)
         if k == NUMBER_LIT:
-            self.read()
-            return LiteralValueExpr(self.number_value(j), self.rng(j))
+            self.i = j + 1
+            return LiteralValueExpr(self.number_value(j), Range(self.file, self.starts[j], self.ends[j]))
         if k in (OQUOTE, OHEREDOC):
             return self.parse_template_term(k, j)
         if k == OBRACE:
