@@ -145,18 +145,18 @@ def test_tf_cli_args_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli_main.env_args("output", []) == ["-no-color"]
 
 
-def test_resources_are_refused(tmp_path: Path) -> None:
+def test_resources_are_planned_without_writing_state(tmp_path: Path) -> None:
     (tmp_path / "main.tf").write_text(
         'resource "terraform_data" "a" {}\noutput "o" { value = 1 }\n', encoding="utf-8"
     )
-    ui, _out, err = make_ui()
+    ui, out, _err = make_ui()
     cwd = os.getcwd()
     try:
-        assert cli_main.run([f"-chdir={tmp_path}", "plan"], ui) == 1
+        assert cli_main.run([f"-chdir={tmp_path}", "plan", "-detailed-exitcode"], ui) == 2
     finally:
         os.chdir(cwd)
-    assert "Resources are not supported yet" in err.getvalue()
-    assert "terraform_data.a" in err.getvalue()
+    assert "# terraform_data.a will be created" in out.getvalue()
+    assert "Plan: 1 to add, 0 to change, 0 to destroy." in out.getvalue()
     assert not (tmp_path / "terraform.tfstate").exists() or (
         tmp_path / "terraform.tfstate"
     ).read_text() == ""
