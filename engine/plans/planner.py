@@ -217,7 +217,10 @@ def make_plan(
     plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()
     plan.output_changes = output_changes(tree, config, prev_state, options.mode)
-    result.relevant_attributes = ctx.relevant
+    from engine.plans.planner_relevant import relevant_attributes
+
+    result.relevant_attributes = list(relevant_attributes(
+        config, plan.changes, plan.output_changes, tree.instances))
     result.schemas = dict(ctx.schemas)
     if options.mode is PlanMode.REFRESH_ONLY:
         plan.changes = []

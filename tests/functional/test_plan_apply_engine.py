@@ -3,8 +3,8 @@
 Each scenario is a list of configurations applied in turn (then destroyed) in two working
 directories: one by the real `terraform` binary, one by groundplan's engine
 (`make_plan` / `apply_plan`). After every plan the `resource_changes` of both (address,
-actions, action_reason, before, after, after_unknown; random ids masked) and the output change
-actions must agree. Skipped only where the terraform binary is absent.
+actions, action_reason, before, after, after_unknown; random ids masked), the output change
+actions and the relevant attributes must agree. Skipped only where the terraform binary is absent.
 """
 
 from __future__ import annotations
@@ -172,7 +172,8 @@ def _summary(doc: dict[str, Any]) -> dict[str, Any]:
             "after_unknown": ch.get("after_unknown"),
         })
     outputs = {k: v["actions"] for k, v in doc.get("output_changes", {}).items()}
-    return {"changes": changes, "outputs": outputs}
+    relevant = sorted(json.dumps(r, sort_keys=True) for r in doc.get("relevant_attributes", []))
+    return {"changes": changes, "outputs": outputs, "relevant": relevant}
 
 
 def _write(d: str, text: str) -> None:
@@ -208,7 +209,7 @@ def _gp_plan(d: str, destroy: bool) -> dict[str, Any]:
     mode = PlanMode.DESTROY if destroy else PlanMode.NORMAL
     res = make_plan(cfg, sf, reg, PlanOptions(mode=mode, working_dir=d))
     assert not res.diagnostics.has_errors, [str(x) for x in res.diagnostics]
-    doc = plan_to_json(res.plan, None, None, res.schemas)
+    doc = plan_to_json(res.plan, None, None, res.schemas, res.relevant_attributes)
     prior = StateFile(res.prior_state, sf.lineage, sf.serial) if sf else StateFile(
         res.prior_state)
     applied = apply_plan(cfg, res.plan, prior, mgr, reg, ApplyOptions(working_dir=d))
