@@ -73,7 +73,7 @@ _MAIN = re.compile(
     r"|([0-9](?:(?:[0-9.]|[eE][+-]?[0-9])*(?:[0-9]|[eE][+-]?[0-9]))?)"  # 2 number
     r"|([^\W\d][\w-]*)"  # 3 identifier
     r"|(#[^\n]*\n?|//[^\n]*\n?|/\*[\s\S]*?\*/)"  # 4 comment
-    r"|(\r?\n)"  # 5 never matches (newlines are group 1); keeps the numbering
+    r'|("[^"$%\\\r\n]*")'  # 5 a whole plain string: no escapes, sequences or newlines
     r"|(<<-?[^\W\d][\w-]*\r?\n)"  # 6 heredoc introducer
     r"|(==|!=|>=|<=|&&|\|\||::|\.\.\.|=>|[\[\]().,*/%+\-=<>!?:&|^;`'])"  # 7 operators
     r"|(\{)"  # 8
@@ -171,6 +171,22 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -
                 kapp(self_kinds[m.group(7)])
             elif g == 1:
                 kapp(NEWLINE)
+            elif g == 5:
+                # Exactly the tokens the quoted-string mode would give: the quotes and, if
+                # the string is not empty, one literal between them.
+                s = m.start(5)
+                kapp(OQUOTE)
+                sapp(s)
+                eapp(s + 1)
+                if end - s > 2:
+                    kapp(QUOTED_LIT)
+                    sapp(s + 1)
+                    eapp(end - 1)
+                kapp(CQUOTE)
+                sapp(end - 1)
+                eapp(end)
+                pos = end
+                continue
             elif g == 2:
                 kapp(NUMBER_LIT)
             elif g == 4:
