@@ -210,7 +210,8 @@ def apply_plan(
     diags.extend(more)
     if diags.has_errors:
         return ApplyResult(state, diags)
-    tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=False)
+    tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=False,
+                        expander=expand_resource)
     pctx = PlanContext(config=config, mode=plan.mode, refresh=False, tree=tree,
                        registry=registry, hooks=options.hooks, prior=index_state(state),
                        refreshed=SyncState())

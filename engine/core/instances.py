@@ -5,7 +5,8 @@ walk expands module calls, and a `ResourceValues` store the scopes read resource
 from. Graph nodes drive it in dependency order:
 
 - `expand_call(module, name)`: evaluates a call's `count`/`for_each` in every instance of the
-  calling module and creates the child instances (with their `count`/`each` roots);
+  calling module (with `expander`, default engine.core.expansion.expand) and creates the
+  child instances (with their `count`/`each` roots);
 - `set_variable(module, name)`: evaluates a child module's input argument in the parent for
   every instance of the child and finalises it (defaults, type, sensitivity, validation);
 - `eval_local(module, name)` / `eval_output(module, name)`: evaluate and memoise a local or
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,11 @@ from engine.diags import Diagnostics, error
 from engine.values import UNKNOWN_DYNAMIC, Value, object_, tuple_
 
 COUNT, FOR_EACH, SINGLE = "count", "for_each", ""
+
+# Expands a module call in its parent's scope: (mode, [(key, extra roots)], diagnostics).
+Expander = Callable[
+    [ModuleScope, Any], tuple[str, list[tuple[int | str | None, dict[str, Value]]], Diagnostics]
+]
 
 
 @dataclass(slots=True)
@@ -107,8 +114,10 @@ class InstanceTree:
         cwd: str,
         plan_phase: bool,
         values: ResourceValues | None = None,
+        expander: Expander | None = None,
     ) -> None:
         self.config = config
+        self.expander: Expander = expander or expand
         self.cwd = cwd
         self.plan_phase = plan_phase
         self.values = values or ResourceValues()
@@ -173,7 +182,7 @@ class InstanceTree:
                     "This module is not yet installed. Run \"terraform init\" to install all "
                     "modules required by this configuration.", call.decl_range))
                 continue
-            _mode, insts, more = expand(self._scopes[parent], call)
+            _mode, insts, more = self.expander(self._scopes[parent], call)
             diags.extend(more)
             if more.has_errors:
                 with self._mu:

@@ -39,6 +39,7 @@ from engine.graph.walker import walk
 from engine.plans.hooks import NO_HOOKS, Hooks
 from engine.plans.model import Action, OutputChange, Plan, PlanMode
 from engine.plans.planner_context import PlanContext
+from engine.plans.planner_expand import expand_resource
 from engine.plans.planner_resource import plan_resource_node
 from engine.plans.planner_state import index_state
 from engine.plugin.registry import ProviderRegistry
@@ -199,7 +200,8 @@ def make_plan(
     if more.has_errors:
         plan.errored = True
         return result
-    tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=True)
+    tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=True,
+                        expander=expand_resource)
     from engine.lang.functions.datetime import make_plantimestamp
 
     ctx = PlanContext(

@@ -54,10 +54,39 @@ def _pending_dependency(ctx: PlanContext, res: Any, mi: ModuleInstance) -> bool:
     return False
 
 
+def _instance_filter(ctx: PlanContext, node: Node) -> set[AbsResourceInstance] | None:
+    """The instances to plan when `-target` names only some instances of this resource
+    (None: all of them)."""
+    picked: set[AbsResourceInstance] = set()
+    for t in ctx.targets:
+        if isinstance(t, AbsResourceInstance):
+            if t.module.module() == node.module and str(t.resource) == node.name:
+                picked.add(t)
+        elif isinstance(t, ModuleInstance):
+            if node.module.names[: len(t.steps)] == t.module().names:
+                return None
+        elif t.module.module() == node.module and str(t.resource) == node.name:
+            return None
+    return picked or None
+
+
+def _keep_untargeted(ctx: PlanContext, b: Any, mi: ModuleInstance, res: Any, key: Any,
+                     entry: StateEntry | None) -> Diagnostics:
+    """An instance `-target` leaves out: its prior value stays visible, nothing changes."""
+    if entry is None or entry.current is None:
+        return Diagnostics()
+    val, diags = ctx.decode(b, entry.addr, entry.current)
+    if val is not None:
+        ctx.tree.values.set(mi, "managed", res.type, res.name, key, val)
+    return diags
+
+
 def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnostics:
     """Plan all instances of the resource `node` stands for (see the module docstring)."""
     diags = Diagnostics()
-    entries = _state_entries(ctx, node)
+    only = _instance_filter(ctx, node)
+    entries = [e for e in _state_entries(ctx, node) if only is None or e.addr in only]
+    all_entries = _state_entries(ctx, node) if only is not None else entries
     wanted: dict[AbsResourceInstance, None] = {}
     used_prior: set[AbsResourceInstance] = set()
     expanded_modules: set[ModuleInstance] = set()
@@ -68,7 +97,7 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
         diags.extend(more)
         if b is None:
             return diags
-        by_addr = {e.addr: e for e in entries}
+        by_addr = {e.addr: e for e in all_entries}
         for mi in ctx.module_instances(node.module):
             scope = ctx.tree.scope(mi)
             rep, insts, more = expand_resource(scope, res)
@@ -102,6 +131,9 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                     prev = entry.addr if entry is not None else None
                 if entry is not None:
                     used_prior.add(entry.addr)
+                if only is not None and addr not in only:
+                    diags.extend(_keep_untargeted(ctx, b, mi, res, key, entry))
+                    continue
                 diags.extend(plan_managed(ctx, b, res, mi, key, roots, entry, prev))
     if node.is_data:
         return diags

@@ -332,3 +332,21 @@ output "out" { value = test_thing.t.value }
     assert set(actions(res)) == {'module.m["a"].test_thing.t', 'module.m["b"].test_thing.t'}
     (o,) = res.plan.output_changes
     assert o.after.v["a"].v == "in-a"
+
+
+def test_instance_target_plans_only_that_instance(tmp_path: Path) -> None:
+    h = _h(tmp_path, '''
+resource "test_thing" "c" {
+  count = 3
+  value = "v${count.index}"
+}''')
+    res = h.plan(targets=["test_thing.c[1]"])
+    assert actions(res) == {"test_thing.c[1]": ("create",)}
+    h.apply(res)
+    h.write({"main.tf": '''
+resource "test_thing" "c" {
+  count = 1
+  value = "w${count.index}"
+}'''})
+    res = h.plan(targets=["test_thing.c[0]"])
+    assert actions(res) == {"test_thing.c[0]": ("create",)}
