@@ -266,7 +266,7 @@ def test_json_ui_message_types(dirs: dict[str, Path]) -> None:
     g, t = both(dirs, "apply", "-json", "p")
     assert g.returncode == t.returncode == 0, g.stdout
     gm, tm = _json_lines(g.stdout), _json_lines(t.stdout)
-    assert sorted(m["type"] for m in gm) == sorted(m["type"] for m in tm)
+    assert sorted(str(m["type"]) for m in gm) == sorted(str(m["type"]) for m in tm)
     assert gm[-1]["type"] == "outputs"
     assert gm[-1]["outputs"] == tm[-1]["outputs"]
     g, t = both(dirs, "plan", "-json", "-var=nope=1")
@@ -309,3 +309,28 @@ def test_sigint_during_slow_apply_keeps_state_consistent(tmp_path: Path) -> None
     g = run("groundplan", tmp_path, "plan", "-no-color", "-detailed-exitcode")
     assert g.returncode == 2, g.stderr
     assert "terraform_data.after will be created" in g.stdout
+
+
+def test_killed_apply_leaves_a_journal_the_next_plan_recovers(tmp_path: Path) -> None:
+    (tmp_path / "main.tf").write_text(SLOW_TF)
+    proc = subprocess.Popen(
+        [*_cmd("groundplan"), "apply", "-auto-approve", "-no-color"], cwd=tmp_path,
+        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if "(local-exec): started" in proc.stdout.readline():
+            break
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    journal = tmp_path / "terraform.tfstate.journal"
+    assert journal.is_file()
+    g = run("groundplan", tmp_path, "plan", "-no-color", "-detailed-exitcode")
+    assert g.returncode == 2, g.stdout + g.stderr
+    assert not journal.exists()
+    # The creations recorded in the journal are in the state now: only "after" is planned.
+    assert "terraform_data.after will be created" in g.stdout
+    assert "terraform_data.fast will be created" not in g.stdout
+    listed = run("groundplan", tmp_path, "state", "list").stdout.splitlines()
+    assert "terraform_data.fast" in listed
