@@ -28,6 +28,7 @@ from engine.addrs import (
 )
 from engine.apply.context import ApplyContext
 from engine.apply.instance import apply_instance
+from engine.apply.progress import Ticker
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, warning
@@ -243,7 +244,12 @@ def apply_plan(
             manager.request_persist()
 
         stop.add_listener(on_stop)
-    res = walk(graph, lambda n: _run(ctx, build, n), options.parallelism, options.stop)
+    ctx.ticker = Ticker(options.hooks)
+    ctx.ticker.start()
+    try:
+        res = walk(graph, lambda n: _run(ctx, build, n), options.parallelism, options.stop)
+    finally:
+        ctx.ticker.close()
     diags.extend(res.diagnostics)
     if not res.interrupted:
         _set_outputs(ctx, config, options.hooks)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
+from engine.apply.progress import Ticker
 from engine.diags import Diagnostics
 from engine.plans.model import Plan, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext
@@ -44,6 +45,7 @@ class ApplyContext:
     changes: dict[tuple[AbsResourceInstance, str], ResourceInstanceChange] = field(
         default_factory=dict)
     deposed_keys: dict[AbsResourceInstance, str] = field(default_factory=dict)
+    ticker: Ticker | None = None
     _expansions: dict[tuple[ModuleInstance, str], dict[Any, dict[str, Value]]] = field(
         default_factory=dict)
     _mu: threading.Lock = field(default_factory=threading.Lock)

@@ -46,6 +46,14 @@ from engine.values import Value, null
 BUG = "\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker."
 
 
+def _running(ctx: ApplyContext, addr: AbsResourceInstance, action: Action) -> Any:
+    if ctx.ticker is None:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return ctx.ticker.running(addr, action)
+
+
 def _resource_config(ctx: ApplyContext, addr: AbsResourceInstance) -> Any:
     cfg = ctx.pctx.config.descendant(addr.module.module().names)
     if cfg is None:
@@ -151,8 +159,10 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
         return result
     ctx.hooks.pre_apply(addr, action, _id_of(prior) if not prior.is_null else None)
     start = time.monotonic()
-    resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
-        res.type, prior.unmark_deep()[0], planned, config.unmark_deep()[0], planned_private))
+    with _running(ctx, addr, action):
+        resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
+            res.type, prior.unmark_deep()[0], planned, config.unmark_deep()[0],
+            planned_private))
     diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
     new = resp.new_state
     failed = resp.diagnostics.has_errors
@@ -283,8 +293,9 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
     ctx.hooks.pre_apply(addr, Action.DELETE, _id_of(prior))
     start = time.monotonic()
     empty = null(b.schema.block.implied_type())
-    resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
-        addr.resource.type, prior.unmark_deep()[0], empty, empty, private_bytes(obj)))
+    with _running(ctx, addr, Action.DELETE):
+        resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
+            addr.resource.type, prior.unmark_deep()[0], empty, empty, private_bytes(obj)))
     diags.extend(resp.diagnostics)
     failed = resp.diagnostics.has_errors
     ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior), time.monotonic() - start,
