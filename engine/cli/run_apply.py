@@ -28,7 +28,7 @@ from engine.cli.run_plan import (
 )
 from engine.cli.session import Session
 from engine.diags import Diagnostics, error, warning
-from engine.plans.model import Plan, PlanMode
+from engine.plans.model import Action, Plan, PlanMode
 from engine.plans.planfile import PlanFile, read_planfile
 from engine.states.state import StateFile
 
@@ -126,7 +126,7 @@ def _apply_saved_locked(session: Session, inputs: Inputs, args: OpArgs, pf: Plan
         return 1
     if session.json is not None:
         for c in pf.plan.changes:
-            if c.action.value != ("no-op",) or c.moved or c.importing is not None:
+            if c.action is not Action.NOOP or c.moved or c.importing is not None:
                 session.json.planned_change(c)
     return _apply(session, inputs, args, pf.plan, prior, diags)
 
