@@ -194,6 +194,17 @@ def _set_outputs(ctx: ApplyContext, config: Any, hooks: Hooks) -> None:
             sync.remove_output(name)
 
 
+def _forget_data_sources(manager: StateManager, state: State) -> Diagnostics:
+    """After a destroy nothing is left in state: data source results go too."""
+    diags = Diagnostics()
+    for addr, entry in index_state(state).items():
+        if addr.resource.mode.value == "data" and entry.current is not None:
+            seq, more = manager.record_intent(addr, "forget")
+            diags.extend(more)
+            diags.extend(manager.record_result(addr, seq, None))
+    return diags
+
+
 def apply_plan(
     config: Any,
     plan: Plan,
@@ -253,6 +264,8 @@ def apply_plan(
     diags.extend(res.diagnostics)
     if not res.interrupted:
         _set_outputs(ctx, config, options.hooks)
+        if plan.mode is PlanMode.DESTROY:
+            diags.extend(_forget_data_sources(manager, state))
     diags.extend(manager.finish())
     return ApplyResult(manager.sync.snapshot(), diags)
 

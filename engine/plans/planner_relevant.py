@@ -3,7 +3,7 @@
 As terraform's `relevant_attributes` (plan JSON): for every resource instance with a change
 other than no-op, each reference its configuration makes to an attribute of another resource
 (directly or through local values of the same module) contributes (resource address,
-attribute path), and so does each reference of a root output whose value changes. A reference with a static instance key names that instance.
+attribute path: the static attribute and index steps after the resource), and so does each reference of a root output whose value changes. A reference with a static instance key names that instance.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.addrs.keys import key_str
 from engine.configs.exprs import variables as expr_traversals
 from engine.configs.refs import DATA, LOCAL, MANAGED, MODULE_CALL, MODULE_OUTPUT, parse_ref
 from engine.graph.steps import resource_exprs
-from engine.hcl.ast import Traversal, TraverseAttr
+from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex
 from engine.plans.model import Action, OutputChange, ResourceInstanceChange
 from engine.plugin.paths import AttributePath
 
@@ -41,13 +41,19 @@ def _add(found: dict[tuple[str, str], tuple[str, AttributePath]], module: Module
         ref, _ = parse_ref(trav)
         if ref is None or ref.kind not in (MANAGED, DATA):
             continue
-        attr = next((s.name for s in ref.remaining[:1] if isinstance(s, TraverseAttr)), None)
+        path = AttributePath.root()
+        for step in ref.remaining:
+            if isinstance(step, TraverseAttr):
+                path = path.attr(step.name)
+            elif isinstance(step, TraverseIndex) and path.steps:
+                path = path.index(step.key)
+            else:
+                break
         base = f"data.{ref.type}.{ref.name}" if ref.kind == DATA else f"{ref.type}.{ref.name}"
         if ref.has_key:
             base += key_str(ref.key.v if hasattr(ref.key, "v") else ref.key)
         addr = (f"{module}." if module.steps else "") + base
-        path = AttributePath.of(attr) if attr is not None else AttributePath.root()
-        found.setdefault((addr, attr or ""), (addr, path))
+        found.setdefault((addr, str(path)), (addr, path))
 
 
 def _module_refs(found: dict[tuple[str, str], tuple[str, AttributePath]], cfg: Any,

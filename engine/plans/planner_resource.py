@@ -118,8 +118,9 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                 addr = instance_addr(mi, res, key)
                 wanted[addr] = None
                 if res.mode == "data":
-                    diags.extend(plan_data(ctx, b, res, mi, key, roots,
-                                           _pending_dependency(ctx, res, mi)))
+                    more = plan_data(ctx, b, res, mi, key, roots,
+                                     _pending_dependency(ctx, res, mi))
+                    diags.extend(_as_warnings(more) if res.container else more)
                     continue
                 entry = by_addr.get(addr)
                 prev = None
@@ -143,6 +144,14 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
             continue
         diags.extend(_plan_orphan(ctx, node, res, entry, expanded_modules))
     return diags
+
+
+def _as_warnings(diags: Diagnostics) -> Diagnostics:
+    """A data source nested in a `check` block reports its problems as warnings."""
+    from engine.diags import warning
+
+    return Diagnostics([warning(d.summary, d.detail, d.subject) if d.is_error else d
+                        for d in diags])
 
 
 def _orphan_reason(node: Node, res: Any | None, entry: StateEntry, ctx: PlanContext,

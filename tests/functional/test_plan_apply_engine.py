@@ -140,7 +140,29 @@ module "m" {
 output "mo" { value = module.m[*].out }
 ''',
     ],
+    "data_and_checks": [
+        '''
+data "terraform_remote_state" "s" {
+  backend = "local"
+  config  = { path = "other.tfstate" }
 }
+resource "terraform_data" "r" { input = data.terraform_remote_state.s.outputs.greeting }
+check "c" {
+  assert {
+    condition     = terraform_data.r.input == "hello"
+    error_message = "not hello"
+  }
+}
+output "g" { value = data.terraform_remote_state.s.outputs.greeting }
+''',
+    ],
+}
+
+OTHER_STATE = json.dumps({
+    "version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "other",
+    "outputs": {"greeting": {"value": "hello", "type": "string"}}, "resources": [],
+    "check_results": None,
+})
 
 MODULE = '''
 variable "v" { type = string }
@@ -182,6 +204,8 @@ def _write(d: str, text: str) -> None:
         f.write(text)
     with open(os.path.join(d, "mod", "main.tf"), "w") as f:
         f.write(MODULE)
+    with open(os.path.join(d, "other.tfstate"), "w") as f:
+        f.write(OTHER_STATE)
 
 
 def _tf(d: str, *args: str) -> str:
