@@ -18,7 +18,8 @@ from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block as AstBlock
 from engine.hcl.ast import Body, Expr
 from engine.hcl.source import Range
-from engine.plugin.schema import Block, NestedBlock, Nesting
+from engine.plugin.paths import AttributePath
+from engine.plugin.schema import Block, NestedBlock, Nesting, mark_paths
 from engine.values import DYNAMIC, Value, null, object_, unknown
 from engine.values.convert import ConversionError, convert
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
@@ -73,7 +74,7 @@ def decode_body(
                 f'Inappropriate value for attribute "{name}": {exc.message}.', attr.expr.range))
             out[name] = unknown(schema_attr.implied_type())
             continue
-        out[name] = conv.with_marks(marks) if marks else conv
+        out[name] = _remark(val, conv) if marks else conv
     for name, schema_attr in block.attributes.items():
         if name in out:
             continue
@@ -113,6 +114,29 @@ def decode_body(
         out[name] = val
     ordered = dict(sorted(out.items()))
     return Value(ObjectType({k: v.type for k, v in ordered.items()}), ordered), diags
+
+
+def _paths(value: Value, path: AttributePath, out: list[tuple[AttributePath, frozenset[str]]]
+           ) -> None:
+    if value.marks:
+        out.append((path, value.marks))
+    v = value.v
+    if isinstance(v, dict):
+        for k, e in v.items():
+            _paths(e, path.attr(k) if isinstance(value.type, ObjectType) else path.index(k), out)
+    elif isinstance(v, list):
+        for i, e in enumerate(v):
+            _paths(e, path.index(e if isinstance(value.type, SetType) else i), out)
+
+
+def _remark(original: Value, converted: Value) -> Value:
+    """`converted` (of the unmarked `original`) with `original`'s marks at the same paths."""
+    found: list[tuple[AttributePath, frozenset[str]]] = []
+    _paths(original, AttributePath.root(), found)
+    for path, marks in found:
+        for m in marks:
+            converted = mark_paths(converted, [path], m) if path.steps else converted.mark(m)
+    return converted
 
 
 _KEY_ATTR = "\x00key"

@@ -140,6 +140,34 @@ module "m" {
 output "mo" { value = module.m[*].out }
 ''',
     ],
+    "sensitive_values": [
+        '''
+variable "secret" {
+  default   = "s3cr3t"
+  sensitive = true
+}
+resource "terraform_data" "s" {
+  input = { user = "u", pass = var.secret }
+}
+output "pass" {
+  value     = terraform_data.s.input.pass
+  sensitive = true
+}
+''',
+        '''
+variable "secret" {
+  default   = "other"
+  sensitive = true
+}
+resource "terraform_data" "s" {
+  input = { user = "u", pass = var.secret }
+}
+output "pass" {
+  value     = terraform_data.s.input.pass
+  sensitive = true
+}
+''',
+    ],
     "data_and_checks": [
         '''
 data "terraform_remote_state" "s" {
@@ -192,6 +220,9 @@ def _summary(doc: dict[str, Any]) -> dict[str, Any]:
             "before": ch.get("before"),
             "after": ch.get("after"),
             "after_unknown": ch.get("after_unknown"),
+            "after_sensitive": ch.get("after_sensitive"),
+            "before_sensitive": ch.get("before_sensitive"),
+            "replace_paths": ch.get("replace_paths"),
         })
     outputs = {k: v["actions"] for k, v in doc.get("output_changes", {}).items()}
     relevant = sorted(json.dumps(r, sort_keys=True) for r in doc.get("relevant_attributes", []))
