@@ -150,11 +150,14 @@ def _bound_names(expr: ast.Expr) -> set[str]:
 
 
 def children(expr: ast.Expr) -> list[ast.Expr]:
-    """The direct sub-expressions of an expression node."""
+    """The direct sub-expressions of an expression node, in slot order."""
+    slots = _CHILD_SLOTS.get(type(expr))
+    if slots is None:
+        slots = _child_slots(type(expr))
     out: list[ast.Expr] = []
-    for slot in _all_slots(type(expr)):
-        if slot in ("range",):
-            continue
+    if not slots:
+        return out
+    for slot in slots:
         v = getattr(expr, slot, None)
         if isinstance(v, ast.Expr):
             out.append(v)
@@ -168,18 +171,27 @@ def children(expr: ast.Expr) -> list[ast.Expr]:
     return out
 
 
-_SLOTS_CACHE: dict[type, tuple[str, ...]] = {}
+# Slots of the node classes that by their declared types never hold an expression or a list
+# of them (ranges, names, operators, flags, a literal's Value, a traversal tuple): skipping
+# them changes nothing in `children`, it only saves looking at them.
+_NOT_CHILD_SLOTS = frozenset(
+    {
+        "value", "traversal", "name", "op", "key_var", "value_var", "expand_final", "legacy",
+        "group", "force_non_literal",
+    }
+)
+_CHILD_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
-def _all_slots(cls: type) -> tuple[str, ...]:
-    got = _SLOTS_CACHE.get(cls)
-    if got is None:
-        names: list[str] = []
-        for k in reversed(cls.__mro__):
-            s = k.__dict__.get("__slots__", ())
-            names.extend([s] if isinstance(s, str) else s)
-        got = tuple(dict.fromkeys(names))
-        _SLOTS_CACHE[cls] = got
+def _child_slots(cls: type) -> tuple[str, ...]:
+    names: list[str] = []
+    for k in reversed(cls.__mro__):
+        s = k.__dict__.get("__slots__", ())
+        names.extend([s] if isinstance(s, str) else s)
+    got = tuple(
+        n for n in dict.fromkeys(names) if not n.endswith("range") and n not in _NOT_CHILD_SLOTS
+    )
+    _CHILD_SLOTS[cls] = got
     return got
 
 
@@ -301,14 +313,16 @@ def _collect_vars(expr: ast.Expr, bound: frozenset[str], out: list[Traversal]) -
         if expr.traversal[0].name not in bound:  # type: ignore[union-attr]
             out.append(expr.traversal)
         return
+    if isinstance(expr, ast.LiteralValueExpr):  # a leaf
+        return
     if isinstance(expr, ast.ObjectConsKeyExpr) and expr.as_literal_name() is not None:
         return
-    inner = bound | _bound_names(expr)
     if isinstance(expr, (ast.ForExpr, ast.TemplateForExpr)):
+        inner = bound | _bound_names(expr)
         _collect_vars(expr.collection, bound, out)
         for child in children(expr):
             if child is not expr.collection:
                 _collect_vars(child, inner, out)
         return
     for child in children(expr):
-        _collect_vars(child, inner, out)
+        _collect_vars(child, bound, out)
