@@ -144,3 +144,24 @@ def test_stale_plan_check() -> None:
     assert d.summary == "Saved plan is stale"
     assert check_plan_fresh("other", 3, current).has_errors
     assert not check_plan_fresh(None, None, None).has_errors
+
+
+def test_inconsistent_final_plan(tmp_path: Path) -> None:
+    h = _h(tmp_path, 'resource "test_thing" "a" {}\n')
+    res = h.plan()
+    h.provider.stamp = "s2"
+    applied = h.apply(res)
+    err = next(d for d in applied.diagnostics if d.is_error)
+    assert err.summary == "Provider produced inconsistent final plan"
+    assert err.detail.startswith("When expanding the plan for test_thing.a to include new values")
+    assert '.stamp: was cty.StringVal("s1"), but now cty.StringVal("s2")' in err.detail
+    assert [op for op, _w in h.provider.log if op == "apply"] == []
+
+
+def test_invalid_plan_is_reported(tmp_path: Path) -> None:
+    h = _h(tmp_path, 'resource "test_thing" "a" { value = "x" }\n')
+    h.provider.plan_override = "y"
+    res = h.plan()
+    err = next(d for d in res.diagnostics if d.is_error)
+    assert err.summary == "Provider produced invalid plan"
+    assert 'planned value cty.StringVal("y") does not match config value' in err.detail

@@ -1,9 +1,11 @@
 """A test provider (`hashicorp/test`) and helpers to plan and apply small configurations.
 
 `test_thing`: `value` (optional string), `replace` (optional string, changing it requires
-replacement), `id` (computed). The provider records every call in `log` and fails on demand:
+replacement), `id` and `stamp` (computed). The provider records every call in `log` and fails on demand:
 an apply whose planned `value` is in `fail_apply`, a read of an id in `gone` (the object
-vanished), and, with `corrupt_apply`, an apply result that differs from its plan.
+vanished), with `corrupt_apply` an apply result that differs from its plan, and with
+`plan_override` a planned `value` other than the configuration's. `stamp` (computed) is
+planned as the provider's current `stamp` setting.
 `test_data` (data source): `input` → `result` (computed, "data:<input>").
 """
 
@@ -33,6 +35,7 @@ THING = Schema(Block(attributes={
     "id": Attribute(type=STRING, computed=True),
     "value": Attribute(type=STRING, optional=True),
     "replace": Attribute(type=STRING, optional=True),
+    "stamp": Attribute(type=STRING, computed=True),
 }))
 DATA = Schema(Block(attributes={
     "input": Attribute(type=STRING, required=True),
@@ -48,6 +51,8 @@ class TestProvider:
         self.fail_apply: set[str] = set()
         self.gone: set[str] = set()
         self.corrupt_apply = False
+        self.plan_override: str | None = None
+        self.stamp = "s1"
         self.counter = 0
         self._mu = threading.Lock()
 
@@ -90,6 +95,9 @@ class TestProvider:
         if prop.is_null:
             return p.PlanResourceChangeResponse(planned_state=prop)
         planned = dict(prop.v)
+        if self.plan_override is not None:
+            planned["value"] = string(self.plan_override)
+        planned["stamp"] = string(self.stamp)
         resp = p.PlanResourceChangeResponse()
         prior = req.prior_state
         if prior.is_null:
