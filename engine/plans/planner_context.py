@@ -146,7 +146,8 @@ class PlanContext:
     def decode(self, b: ProviderBinding, addr: AbsResourceInstance,
                obj: ResourceInstanceObject) -> tuple[Value | None, Diagnostics]:
         return decode_object(b.provider, addr.resource.type, b.schema, obj,
-                             data=addr.resource.mode.value == "data")
+                             data=addr.resource.mode.value == "data",
+                             direct=b.addr.provider.is_builtin)
 
     # ------------------------------------------------------------------ results
     def add_change(self, change: ResourceInstanceChange) -> None:

@@ -96,9 +96,19 @@ def sensitive_paths_from_state(data: Any) -> list[AttributePath]:
 def decode_object(
     provider: Provider, type_name: str, schema: Schema, obj: ResourceInstanceObject,
     data: bool = False,
+    direct: bool = False,
 ) -> tuple[Value | None, Diagnostics]:
     """The stored object as a Value of the schema's type (see module docstring); data
-    source objects are decoded directly (they are never upgraded)."""
+    source objects are decoded directly (they are never upgraded), and so are objects of an
+    in-process provider (`direct`) already at the schema's version: its upgrade would only
+    decode them."""
+    if direct and obj.attributes is not None and obj.schema_version == schema.version:
+        decoded_val, diags = _decode_direct(obj.attributes, schema)
+        if decoded_val is not None:
+            paths = sensitive_paths_from_state(obj.sensitive_attributes)
+            if paths:
+                decoded_val = mark_paths(decoded_val, paths)
+            return mark_sensitive(schema.block, decoded_val), diags
     raw = dumps(_raw_to_plain(obj.attributes if obj.attributes is not None else {}))
     if data:
         from engine.plugin.builtin.jsonstate import decode_json
@@ -115,6 +125,17 @@ def decode_object(
     if paths:
         val = mark_paths(val, paths)
     return mark_sensitive(schema.block, val), resp.diagnostics
+
+
+def _decode_direct(attributes: Any, schema: Schema) -> tuple[Value | None, Diagnostics]:
+    from engine.plugin.builtin.jsonstate import _concrete
+    from engine.states.codec import decode_value
+
+    diags = Diagnostics()
+    try:
+        return _concrete(decode_value(attributes, schema.block.implied_type())), diags
+    except (ValueError, TypeError, KeyError):
+        return None, diags
 
 
 def private_bytes(obj: ResourceInstanceObject | None) -> bytes:
