@@ -142,7 +142,7 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -
     stack: list[list[object]] = [["b"] if mode == MODE_TEMPLATE else ["m"]]
     braces = 0
     ret_braces: list[int] = []
-    main_match = _MAIN.match
+    main_iter = _MAIN.finditer
     quoted_match = _QUOTED.match
     line_match = _LINE.match
     self_kinds = _SELF
@@ -160,68 +160,80 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -
         state = stack[-1]
         st = state[0]
         if st == "m":
-            m = main_match(text, pos, n)
-            if m is None:  # only spaces remain
-                break
-            g: int = m.lastindex or 0
-            end = m.end()
-            if g == 3:
-                kapp(IDENT)
-            elif g == 7:
-                kapp(self_kinds[m.group(7)])
-            elif g == 1:
-                kapp(NEWLINE)
-            elif g == 5:
-                # Exactly the tokens the quoted-string mode would give: the quotes and, if
-                # the string is not empty, one literal between them.
-                s = m.start(5)
-                kapp(OQUOTE)
-                sapp(s)
-                eapp(s + 1)
-                if end - s > 2:
-                    kapp(QUOTED_LIT)
-                    sapp(s + 1)
-                    eapp(end - 1)
-                kapp(CQUOTE)
-                sapp(end - 1)
-                eapp(end)
-                pos = end
-                continue
-            elif g == 2:
-                kapp(NUMBER_LIT)
-            elif g == 4:
-                kapp(COMMENT)
-            elif g == 8:
-                kapp(OBRACE)
-                braces += 1
-            elif g == 9 or g == 10:
-                if ret_braces and ret_braces[-1] == braces:
-                    kapp(TEMPLATE_SEQ_END)
-                    braces -= 1
-                    ret_braces.pop()
-                    stack.pop()
-                else:
+            # Stay in this loop for as long as the scanner stays in main mode: finditer over
+            # the main pattern is the same as matching at each previous match's end, because
+            # the pattern matches at any position except in trailing spaces.
+            for mm in main_iter(text, pos, n):
+                g: int = mm.lastindex or 0
+                end = mm.end()
+                if g == 3:
+                    kapp(IDENT)
+                elif g == 7:
+                    kapp(self_kinds[mm.group(7)])
+                elif g == 1:
+                    kapp(NEWLINE)
+                elif g == 5:
+                    # Exactly the tokens the quoted-string mode would give: the quotes and,
+                    # if the string is not empty, one literal between them.
+                    s = mm.start(5)
+                    kapp(OQUOTE)
+                    sapp(s)
+                    eapp(s + 1)
+                    if end - s > 2:
+                        kapp(QUOTED_LIT)
+                        sapp(s + 1)
+                        eapp(end - 1)
+                    kapp(CQUOTE)
+                    sapp(end - 1)
+                    eapp(end)
+                    continue
+                elif g == 2:
+                    kapp(NUMBER_LIT)
+                elif g == 4:
+                    kapp(COMMENT)
+                elif g == 8:
+                    kapp(OBRACE)
+                    braces += 1
+                elif g == 9 or g == 10:
+                    if ret_braces and ret_braces[-1] == braces:
+                        kapp(TEMPLATE_SEQ_END)
+                        braces -= 1
+                        ret_braces.pop()
+                        stack.pop()
+                        sapp(mm.start(g))
+                        eapp(end)
+                        pos = end
+                        break  # back to the enclosing template
                     kapp(CBRACE if g == 9 else TEMPLATE_SEQ_END)
                     braces -= 1
-            elif g == 11:
-                kapp(OQUOTE)
-                stack.append(["q"])
-            elif g == 6:
-                kapp(OHEREDOC)
-                intro = m.group(6)
-                marker = intro[2:].rstrip("\r\n")
-                if marker.startswith("-"):
-                    marker = marker[1:]
-                stack.append(["h", marker, True])
-            elif g == 12:
-                kapp(BITWISE_NOT)
-            else:
-                c = m.group(13)
-                o = ord(c)
-                kapp(BAD_UTF8 if 0xD800 <= o <= 0xDFFF or c == "\ufffd" else INVALID)
-            sapp(m.start(g))
-            eapp(end)
-            pos = end
+                elif g == 11:
+                    kapp(OQUOTE)
+                    stack.append(["q"])
+                    sapp(mm.start(g))
+                    eapp(end)
+                    pos = end
+                    break
+                elif g == 6:
+                    kapp(OHEREDOC)
+                    intro = mm.group(6)
+                    marker = intro[2:].rstrip("\r\n")
+                    if marker.startswith("-"):
+                        marker = marker[1:]
+                    stack.append(["h", marker, True])
+                    sapp(mm.start(g))
+                    eapp(end)
+                    pos = end
+                    break
+                elif g == 12:
+                    kapp(BITWISE_NOT)
+                else:
+                    c = mm.group(13)
+                    o = ord(c)
+                    kapp(BAD_UTF8 if 0xD800 <= o <= 0xDFFF or c == "\ufffd" else INVALID)
+                sapp(mm.start(g))
+                eapp(end)
+            else:  # the text ended (or only spaces remain) in main mode
+                break
         elif st == "q":
             m = quoted_match(text, pos, n)
             assert m is not None
