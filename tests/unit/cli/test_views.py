@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 import time
 
@@ -74,14 +75,18 @@ def test_ui_hooks_still_running_lines_until_done() -> None:
     u, out = ui()
     h = UiHooks(u, period=0.05)
     h.pre_apply(A, Action.DELETE, "id-9")
-    time.sleep(0.18)
+    deadline = time.monotonic() + 5
+    while out.getvalue().count("Still destroying") < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
     h.post_apply(A, Action.DELETE, "id-9", 0.2, None)
-    time.sleep(0.1)
+    time.sleep(0.2)
     lines = out.getvalue().splitlines()
     still = [ln for ln in lines if "Still destroying..." in ln]
     assert len(still) >= 2
-    assert still[0] == "terraform_data.a: Still destroying... [id=id-9, 0s elapsed]"
-    assert lines[-1] == "terraform_data.a: Destruction complete after 0s"
+    # Start and now are both rounded to whole seconds, as terraform does.
+    assert re.fullmatch(r"terraform_data\.a: Still destroying\.\.\. \[id=id-9, [01]s elapsed\]",
+                        still[0])
+    assert re.fullmatch(r"terraform_data\.a: Destruction complete after [01]s", lines[-1])
     assert not any(t.name == "ui-still-running" and t.is_alive() for t in threading.enumerate())
 
 
