@@ -99,9 +99,14 @@ class ParserBase:
 
     def read(self) -> int:
         """Consume the next significant token; returns its kind (index in `self.pj`)."""
-        k = self.peek()
-        pj = self.pj
-        self.i = pj + 1 if pj < self.last else pj
+        i = self.i
+        k = self.kinds[i]
+        if k == COMMENT or (k == NEWLINE and not self.nl):  # peek() inlined
+            k = self._peek_slow(i)
+            i = self.pj
+        else:
+            self.pj = i
+        self.i = i + 1 if i < self.last else i
         return k
 
     def rng(self, j: int) -> Range:
@@ -117,10 +122,15 @@ class ParserBase:
 
     def read_tok(self) -> tuple[int, int]:
         """Consume the next token; returns (kind, index)."""
-        k = self.peek()
-        pj = self.pj
-        self.i = pj + 1 if pj < self.last else pj
-        return k, pj
+        i = self.i
+        k = self.kinds[i]
+        if k == COMMENT or (k == NEWLINE and not self.nl):  # peek() inlined
+            k = self._peek_slow(i)
+            i = self.pj
+        else:
+            self.pj = i
+        self.i = i + 1 if i < self.last else i
+        return k, i
 
     def push_nl(self, include: bool) -> None:
         self.nl_stack.append(include)

@@ -121,8 +121,8 @@ class ExprParser(ParserBase):
         if self.recovery and len(diags) > n0:
             return cond
         k = self.kinds[self.i]
-        if k != QUESTION and k != COMMENT and k != NEWLINE:  # the common case, without peek()
-            return cond
+        if k != QUESTION and k != COMMENT and (k != NEWLINE or self.nl):
+            return cond  # the next significant token is this one and not "?": no peek() needed
         if self.peek() != QUESTION:
             return cond
         self.read()
@@ -343,7 +343,11 @@ class ExprParser(ParserBase):
 
     # -- terms ----------------------------------------------------------------------------------
     def number_value(self, j: int) -> Value:
-        text = self.tok_text(j)
+        """The value of NUMBER_LIT token `j` (unknown, with an error, if it is malformed)."""
+        text = self.text[self.starts[j] : self.ends[j]]
+        if text.isdigit() and len(text) <= 150:
+            # A plain integer well inside 512 bits: what number(text) returns, directly.
+            return Value(NUMBER, int(text))
         if number_text_ok(text):
             return number(text)
         self.diags.append(
