@@ -34,8 +34,18 @@ from engine.core.root import root_instance
 from engine.diags import Diagnostics, warning
 from engine.graph.builder import build_graph, plan_steps
 from engine.graph.builder_apply import Done, Op, build_apply_graph, resource_dependencies
-from engine.graph.builder_nodes import CALL, CHECK, LOCAL, OUTPUT, RESOURCE, VAR, Node
+from engine.graph.builder_nodes import (
+    CALL,
+    CHECK,
+    LOCAL,
+    OUTPUT,
+    PROVIDER,
+    RESOURCE,
+    VAR,
+    Node,
+)
 from engine.graph.signals import StopController
+from engine.graph.steps import provider_config_addr
 from engine.graph.walker import walk
 from engine.plans.hooks import NO_HOOKS, Hooks
 from engine.plans.model import Plan, PlanMode
@@ -147,6 +157,11 @@ def _run(ctx: ApplyContext, build: Any, node: Any) -> Diagnostics:
     if node.kind == VAR:
         return tree.set_variable(node.module, node.name, False) if node.module.names \
             else Diagnostics()
+    if node.kind == PROVIDER:
+        pc = build.objects[node]
+        cfg = ctx.pctx.config.descendant(node.module.names)
+        _inst, diags = ctx.pctx.provider(provider_config_addr(cfg, pc.name, pc.alias))
+        return diags
     if destroying:
         return Diagnostics()
     if node.kind == LOCAL:

@@ -17,6 +17,7 @@ from engine.graph.steps import (
     CycleStep,
     GraphBuild,
     ModuleExpansionStep,
+    ProviderStep,
     ReferencesStep,
     StateStep,
     TargetsStep,
@@ -41,12 +42,13 @@ def plan_steps(
     targets: list[AbsResource | AbsResourceInstance | ModuleInstance] | None = None,
 ) -> list[Step]:
     """The steps of a plan graph: config, state orphans, references, module expansion,
-    targets, cycle check."""
+    providers, targets, cycle check."""
     return [
         ConfigStep(),
         StateStep(state),
         ReferencesStep(),
         ModuleExpansionStep(),
+        ProviderStep(),
         TargetsStep(list(targets or [])),
         CycleStep(),
     ]

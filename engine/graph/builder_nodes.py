@@ -1,7 +1,8 @@
 """The nodes of plan graphs: one per configuration object (before instance expansion).
 
 A `Node` names a resource (`terraform_data.a`, `data.x.y`), a local, an input variable, an
-output, a module call's expansion or a `check` block in a static module path. `str(node)` is
+output, a module call's expansion, a `check` block or a provider configuration
+(`provider["registry.terraform.io/hashicorp/aws"].west`) in a static module path. `str(node)` is
 the name terraform's graph messages use (`local.x (expand)`, `module.m (expand)`, a resource
 by its address), so cycle errors read as terraform's.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from engine.addrs import Module
 
 RESOURCE, LOCAL, VAR, OUTPUT, CALL, CHECK = "resource", "local", "var", "output", "call", "check"
+PROVIDER = "provider"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -26,7 +28,7 @@ class Node:
 
     def __str__(self) -> str:
         prefix = f"{self.module}." if self.module.names else ""
-        if self.kind == RESOURCE:
+        if self.kind in (RESOURCE, PROVIDER):
             return prefix + self.name
         if self.kind == CALL:
             return f"{prefix}module.{self.name} (expand)"

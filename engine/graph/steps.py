@@ -3,12 +3,13 @@
 Each step is a callable `step(build) -> Diagnostics` that adds or removes nodes and edges of
 `build.graph` (edge `u -> v`: `v` depends on `u`). `engine.graph.builder` runs them in order:
 
-1. `ConfigStep`: a node per resource, data source, local, variable, output, module call and
-   check block of every module in the configuration;
+1. `ConfigStep`: a node per resource, data source, local, variable, output, module call,
+   check block and provider configuration of every module in the configuration;
 2. `StateStep`: a node per resource recorded in state that the configuration no longer has
    (orphans, also those of removed modules);
 3. `ReferencesStep`: an edge from every object an expression refers to (and `depends_on`);
 4. `ModuleExpansionStep`: an edge from a module call's expansion to everything in the module;
+   `ProviderStep`: an edge from a provider configuration to the resources that use it;
 5. `TargetsStep`: keep only the targets, what they depend on and the outputs that depend on
    nothing else (`-target`);
 6. `CycleStep`: terraform's "Cycle: ..." errors naming the members of each cycle.
@@ -23,12 +24,15 @@ from typing import Any
 import networkx as nx
 
 from engine.addrs import (
+    ROOT_MODULE,
+    AbsProviderConfig,
     AbsResource,
     AbsResourceInstance,
     Module,
     ModuleInstance,
     parse_module_instance,
 )
+from engine.addrs import Provider as ProviderAddr
 from engine.configs.exprs import variables as expr_traversals
 from engine.configs.refs import (
     DATA,
@@ -40,7 +44,7 @@ from engine.configs.refs import (
     parse_ref,
 )
 from engine.diags import Diagnostics
-from engine.graph.builder_nodes import CALL, CHECK, OUTPUT, RESOURCE, Node
+from engine.graph.builder_nodes import CALL, CHECK, OUTPUT, PROVIDER, RESOURCE, Node
 from engine.graph.builder_nodes import LOCAL as LOCAL_NODE
 from engine.graph.builder_nodes import VAR as VAR_NODE
 from engine.graph.dag import check_acyclic
@@ -55,6 +59,38 @@ class GraphBuild:
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
     objects: dict[Node, Any] = field(default_factory=dict)
     configs: dict[Module, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ provider configurations
+def provider_config_addr(cfg: Any, local: str, alias: str) -> AbsProviderConfig:
+    """The address of provider configuration `local`(.`alias`) declared in module `cfg`."""
+    pa = cfg.module.provider_for_local_name(local)
+    return AbsProviderConfig(Module(tuple(cfg.path)),
+                             ProviderAddr(pa.hostname, pa.namespace, pa.type), alias or None)
+
+
+def provider_addr_for(cfg: Any, res: Any) -> AbsProviderConfig:
+    """The provider configuration a resource in module config `cfg` uses: the nearest
+    module (this one or an ancestor) with a matching `provider` block, else the root's
+    (implied) configuration."""
+    local = res.provider_local_name
+    alias = res.provider.alias if res.provider is not None else ""
+    own = provider_config_addr(cfg, local, alias)
+    key = f"{local}.{alias}" if alias else local
+    node = cfg
+    while node is not None:
+        if key in node.module.provider_configs:
+            return AbsProviderConfig(Module(tuple(node.path)), own.provider, alias or None)
+        if alias:
+            break
+        node = node.parent
+    return AbsProviderConfig(ROOT_MODULE, own.provider, alias or None)
+
+
+def provider_node(addr: AbsProviderConfig) -> Node:
+    """The graph node of a provider configuration (named as terraform names it)."""
+    alias = f".{addr.alias}" if addr.alias else ""
+    return Node(PROVIDER, addr.module, f'provider["{addr.provider}"]{alias}')
 
 
 # ------------------------------------------------------------------ expressions of objects
@@ -126,6 +162,9 @@ def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal
     elif node.kind == CHECK:
         for e in _rule_exprs(obj.asserts):
             travs.extend(expr_traversals(e))
+    elif node.kind == PROVIDER:
+        for e in body_exprs(obj.config):
+            travs.extend(expr_traversals(e))
     return module, travs
 
 
@@ -175,6 +214,11 @@ class ConfigStep:
                     node = Node(kind, module, name)
                     build.graph.add_node(node)
                     build.objects[node] = obj
+            for pc in mod.provider_configs.values():
+                addr = provider_config_addr(cfg, pc.name, pc.alias)
+                node = provider_node(addr)
+                build.graph.add_node(node)
+                build.objects[node] = pc
             for chk in mod.checks.values():
                 if chk.data_resource is not None:
                     node = Node(RESOURCE, module, chk.data_resource.key)
@@ -271,6 +315,22 @@ class TargetsStep:
                     keep.add(n)
                     keep |= anc
         build.graph = g.subgraph(keep).copy()
+        return Diagnostics()
+
+
+class ProviderStep:
+    """A resource waits for the configuration of the provider it uses (when the
+    configuration has a `provider` block for it)."""
+
+    def __call__(self, build: GraphBuild) -> Diagnostics:
+        g = build.graph
+        for node in list(g.nodes):
+            res = build.objects.get(node)
+            if node.kind != RESOURCE or res is None:
+                continue
+            pnode = provider_node(provider_addr_for(build.configs[node.module], res))
+            if pnode in g:
+                g.add_edge(pnode, node)
         return Diagnostics()
 
 

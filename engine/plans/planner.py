@@ -33,8 +33,9 @@ from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning
 from engine.graph.builder import build_graph, plan_steps
-from engine.graph.builder_nodes import CALL, CHECK, LOCAL, OUTPUT, RESOURCE, VAR, Node
+from engine.graph.builder_nodes import CALL, CHECK, LOCAL, OUTPUT, PROVIDER, RESOURCE, VAR, Node
 from engine.graph.signals import StopController
+from engine.graph.steps import provider_config_addr
 from engine.graph.walker import walk
 from engine.plans.hooks import NO_HOOKS, Hooks
 from engine.plans.model import Action, OutputChange, Plan, PlanMode
@@ -118,6 +119,10 @@ def _run_node(ctx: PlanContext, build: Any, node: Node) -> Diagnostics:
         return tree.eval_output(node.module, node.name, check)
     if node.kind == CHECK:
         return _check_block(ctx, node, obj)
+    if node.kind == PROVIDER:
+        cfg = ctx.config.descendant(node.module.names)
+        _inst, diags = ctx.provider(provider_config_addr(cfg, obj.name, obj.alias))
+        return diags
     return Diagnostics()
 
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.addrs import (
-    ROOT_MODULE,
     AbsProviderConfig,
     AbsResourceInstance,
     Module,
@@ -25,6 +24,7 @@ from engine.addrs import Provider as ProviderAddr
 from engine.core.body import decode_body
 from engine.core.instances import InstanceTree
 from engine.diags import Diagnostics, error
+from engine.graph.steps import provider_addr_for
 from engine.plans.hooks import Hooks
 from engine.plans.model import PlanMode, ResourceInstanceChange
 from engine.plans.planner_state import StateEntry, decode_object
@@ -43,25 +43,6 @@ class ProviderBinding:
     addr: AbsProviderConfig
     provider: Provider
     schema: Schema
-
-
-def provider_addr_for(cfg: Any, res: Any) -> AbsProviderConfig:
-    """The provider configuration a resource in module config `cfg` uses: the nearest
-    module (this one or an ancestor) with a matching `provider` block, else the root's
-    (implied) configuration."""
-    local = res.provider_local_name
-    alias = res.provider.alias if res.provider is not None else ""
-    pa = cfg.module.provider_for_local_name(local)
-    provider = ProviderAddr(pa.hostname, pa.namespace, pa.type)
-    key = f"{local}.{alias}" if alias else local
-    node = cfg
-    while node is not None:
-        if key in node.module.provider_configs:
-            return AbsProviderConfig(Module(tuple(node.path)), provider, alias or None)
-        if alias:
-            break
-        node = node.parent
-    return AbsProviderConfig(ROOT_MODULE, provider, alias or None)
 
 
 @dataclass
@@ -164,3 +145,6 @@ class PlanContext:
 
     def module_instances(self, module: Module) -> list[ModuleInstance]:
         return self.tree.instances(module)
+
+
+__all__ = ["PlanContext", "ProviderBinding", "provider_addr_for"]

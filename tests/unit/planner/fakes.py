@@ -6,7 +6,8 @@ an apply whose planned `value` is in `fail_apply`, a read of an id in `gone` (th
 vanished), with `corrupt_apply` an apply result that differs from its plan, and with
 `plan_override` a planned `value` other than the configuration's. `stamp` (computed) is
 planned as the provider's current `stamp` setting.
-`test_data` (data source): `input` → `result` (computed, "data:<input>").
+`test_data` (data source): `input` → `result` (computed, "data:<input>"). The provider
+configuration has `region`; every configuration is recorded in `configured`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ THING = Schema(Block(attributes={
     "replace": Attribute(type=STRING, optional=True),
     "stamp": Attribute(type=STRING, computed=True),
 }))
+PROVIDER_SCHEMA = Schema(Block(attributes={"region": Attribute(type=STRING, optional=True)}))
 DATA = Schema(Block(attributes={
     "input": Attribute(type=STRING, required=True),
     "result": Attribute(type=STRING, computed=True),
@@ -52,6 +54,7 @@ class TestProvider:
         self.gone: set[str] = set()
         self.corrupt_apply = False
         self.plan_override: str | None = None
+        self.configured: list[Value] = []
         self.stamp = "s1"
         self.counter = 0
         self._mu = threading.Lock()
@@ -61,7 +64,8 @@ class TestProvider:
             self.log.append((op, what))
 
     def get_provider_schema(self) -> p.GetProviderSchemaResponse:
-        return p.GetProviderSchemaResponse(resource_types={"test_thing": THING},
+        return p.GetProviderSchemaResponse(provider=PROVIDER_SCHEMA,
+                                           resource_types={"test_thing": THING},
                                            data_sources={"test_data": DATA})
 
     def validate_provider_config(self, req: Any) -> p.ValidateProviderConfigResponse:
@@ -81,6 +85,7 @@ class TestProvider:
             else p.UpgradeResourceStateResponse(diagnostics=diags)
 
     def configure_provider(self, req: Any) -> p.ConfigureProviderResponse:
+        self.configured.append(req.config)
         return p.ConfigureProviderResponse()
 
     def read_resource(self, req: p.ReadResourceRequest) -> p.ReadResourceResponse:

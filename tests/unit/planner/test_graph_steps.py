@@ -96,3 +96,26 @@ locals { x = terraform_data.a.id }
     assert d.summary.startswith("Cycle: ")
     members = set(d.summary[len("Cycle: "):].split(", "))
     assert members == {"terraform_data.a", "terraform_data.b", "local.x (expand)"}
+
+
+def test_provider_configuration_orders_its_resources(tmp_path: Path) -> None:
+    from engine.graph.builder_nodes import PROVIDER
+
+    cfg = _config(tmp_path, '''
+variable "r" { default = "eu" }
+locals { region = "${var.r}-1" }
+provider "test" {
+  alias  = "x"
+  region = local.region
+}
+resource "test_thing" "a" { provider = test.x }
+resource "test_thing" "b" {}
+''')
+    build, diags = build_graph(cfg, plan_steps(None))
+    assert not diags.has_errors
+    g = build.graph
+    pnode = Node(PROVIDER, ROOT, 'provider["registry.terraform.io/hashicorp/test"].x')
+    assert str(pnode) == 'provider["registry.terraform.io/hashicorp/test"].x'
+    assert g.has_edge(Node(LOCAL, ROOT, "region"), pnode)
+    assert g.has_edge(pnode, Node(RESOURCE, ROOT, "test_thing.a"))
+    assert not g.has_edge(pnode, Node(RESOURCE, ROOT, "test_thing.b"))

@@ -350,3 +350,15 @@ resource "test_thing" "c" {
 }'''})
     res = h.plan(targets=["test_thing.c[0]"])
     assert actions(res) == {"test_thing.c[0]": ("create",)}
+
+
+def test_provider_block_configures_its_instance(tmp_path: Path) -> None:
+    h = _h(tmp_path, '''
+locals { region = "eu-1" }
+provider "test" { region = local.region }
+resource "test_thing" "a" {}
+''')
+    res = h.plan()
+    assert not res.diagnostics.has_errors
+    assert [c.v["region"].v for c in h.provider.configured] == ["eu-1"]
+    assert str(res.plan.changes[0].provider) == 'provider["registry.terraform.io/hashicorp/test"]'
