@@ -184,7 +184,7 @@ class Parser(ExprParser):
             end_rng = self.prev_range()
             self.recover_after_body_item()
         else:
-            end_rng = self.prev_range()
+            end_rng = self.prev_range()  # nothing is consumed before it is used below
             if not single_line:
                 ek = self.peek()
                 if ek != NEWLINE and ek != EOF:
@@ -199,10 +199,8 @@ class Parser(ExprParser):
                                 "commas. " + detail
                             )
                         diags.append(error(summary, detail, erng, _between(ident, erng)))
-                    end_rng = self.prev_range()
                     self.recover_after_body_item()
                 else:
-                    end_rng = self.prev_range()
                     self.read()
         return Attribute(
             self.tok_text(ij), expr, _between(ident, end_rng), ident, self.rng(ej)

@@ -189,14 +189,15 @@ class ExprParser(ParserBase):
             k = self.peek()
             if k == DOT:
                 _, dj = self.read_tok()
-                dot = self.rng(dj)
                 ak = self.peek()
                 aj = self.pj
-                if ak == IDENT:
-                    self.read()
-                    rng = _between(dot, self.rng(aj))
+                if ak == IDENT:  # the common `.name` step: one range from the dot to the name
+                    self.i = aj + 1
+                    rng = Range(self.file, self.starts[dj], self.ends[aj])
                     ret = _extend(ret, TraverseAttr(self.tok_text(aj), rng), rng)
-                elif ak == NUMBER_LIT:
+                    continue
+                dot = self.rng(dj)
+                if ak == NUMBER_LIT:
                     self.read()
                     text = self.tok_text(aj)
                     num_rng = self.rng(aj)
