@@ -166,7 +166,7 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
     diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
     new = resp.new_state
     failed = resp.diagnostics.has_errors
-    if not failed:
+    if not failed and not resp.legacy_type_system:  # terraform only logs these for legacy SDKs
         for p in assert_object_compatible(block, planned, new):
             diags.append(error(
                 "Provider produced inconsistent result after apply",

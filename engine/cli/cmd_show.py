@@ -22,6 +22,7 @@ from engine.diags import Diagnostics, error
 from engine.plans.planfile import PlanFile, read_planfile
 from engine.plans.render_json import plan_to_json
 from engine.plans.render_json_state import state_to_json
+from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile, gojson
 from engine.states.codec import encode_value
@@ -134,7 +135,7 @@ def run_show(meta: Meta, args: list[str]) -> int:
                               "Expected at most one positional argument.")])
         ui.err("\nFor more help on using this command, run:\n  terraform show -help")
         return 1
-    registry = ProviderRegistry(meta.cwd)
+    registry: ProviderRegistry = PluginRegistry(meta.cwd)
     try:
         if rest:
             pf, sf, diags = _read_path(rest[0])

@@ -22,6 +22,7 @@ from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cli.state_view import json_resources, load_schemas, render_instance, state_providers
 from engine.diags import Diagnostic, error
+from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile
 from engine.states.state import State
@@ -171,7 +172,7 @@ def run_state_show(meta: Meta, args: list[str]) -> int:
     sf = _read(meta, str(fs.get("state")))
     if sf is None:
         return 1
-    registry = ProviderRegistry(meta.cwd)
+    registry: ProviderRegistry = PluginRegistry(meta.cwd)
     try:
         schemas, diags = load_schemas(registry, state_providers(sf.state))
         if diags.has_errors:

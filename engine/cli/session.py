@@ -24,6 +24,7 @@ from engine.diags import Diagnostic, Diagnostics
 from engine.graph.signals import StopController, install_signal_handlers
 from engine.plans.hooks import Hooks
 from engine.plans.model import Action
+from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states.lock import FilesystemLocker
 from engine.states.manager import StateManager
@@ -143,7 +144,7 @@ class Session:
         )
         self.counter = CountHooks()
         self.hooks = FanOutHooks(self.view_hooks, self.counter)
-        self.registry = ProviderRegistry(meta.cwd)
+        self.registry: ProviderRegistry = PluginRegistry(meta.cwd)
         self.stop = StopController(on_hard_exit=self._hard_exit)
         self.stop.add_listener(self._interrupted)
         self.manager: StateManager | None = None
