@@ -11,6 +11,9 @@
    (engine.plans.planner_resource), `check` blocks report failed assertions as warnings;
 4. root output changes are computed against the prior state.
 
+Before the walk, `moved` blocks and implied moves rename objects of the prior state
+(engine.plans.planner_moves); the changes of moved instances carry their previous address.
+
 `PlanResult` holds the `Plan` (changes sorted by address, drift, output changes, variables,
 targets, `errored`), the refreshed prior state, the previous run state, the diagnostics and
 the relevant attributes (resource attributes the changes refer to).
@@ -200,7 +203,10 @@ def make_plan(
     if diags.has_errors:
         plan.errored = True
         return result
-    build, more = build_graph(config, plan_steps(prev_state, targets))
+    from engine.plans.planner_moves import apply_moves
+
+    moved_state, moved = apply_moves(config, prev_state)
+    build, more = build_graph(config, plan_steps(moved_state, targets))
     diags.extend(more)
     if more.has_errors:
         plan.errored = True
@@ -211,8 +217,8 @@ def make_plan(
 
     ctx = PlanContext(
         config=config, mode=options.mode, refresh=options.refresh, tree=tree,
-        registry=registry, hooks=options.hooks, prior=index_state(prev_state),
-        refreshed=SyncState(prev_state), force_replace=replace, targets=targets)
+        registry=registry, hooks=options.hooks, prior=index_state(moved_state),
+        refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved)
     stamp = make_plantimestamp(plan.timestamp)
     _install_timestamp(tree, stamp)
     if targets:

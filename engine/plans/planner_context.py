@@ -59,6 +59,7 @@ class PlanContext:
     refreshed: SyncState
     force_replace: set[AbsResourceInstance] = field(default_factory=set)
     targets: list[Any] = field(default_factory=list)
+    moved: dict[AbsResourceInstance, AbsResourceInstance] = field(default_factory=dict)
     changes: dict[tuple[AbsResourceInstance, str], ResourceInstanceChange] = field(
         default_factory=dict)
     drift: list[ResourceInstanceChange] = field(default_factory=list)

@@ -5,8 +5,8 @@ its module, plans each instance (engine.plans.planner_instance), then plans the 
 what the state has and the configuration no longer wants (terraform's orphans), each with its
 reason: no resource configuration, no module instance, a count index or each key that is gone,
 or the wrong kind of repetition. Deposed objects are deleted. In destroy mode every object in
-state is deleted instead (after a refresh). Switching between no repetition and `count`
-moves `a` to `a[0]` (and back) as terraform's implied moves do.
+state is deleted instead (after a refresh). Instances the prior state had under another
+address (`moved` blocks, implied moves) carry that address as `prev_run_addr`.
 """
 
 from __future__ import annotations
@@ -123,13 +123,7 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                     diags.extend(_as_warnings(more) if res.container else more)
                     continue
                 entry = by_addr.get(addr)
-                prev = None
-                if entry is None and rep == "count" and key == 0:
-                    entry = by_addr.get(AbsResourceInstance(mi, addr.resource, None))
-                    prev = entry.addr if entry is not None else None
-                elif entry is None and rep == "" and len(insts) == 1:
-                    entry = by_addr.get(AbsResourceInstance(mi, addr.resource, 0))
-                    prev = entry.addr if entry is not None else None
+                prev = ctx.moved.get(addr)
                 if entry is not None:
                     used_prior.add(entry.addr)
                 if only is not None and addr not in only:
@@ -194,6 +188,7 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
             ctx.hooks.pre_plan(addr)
             ctx.add_change(ResourceInstanceChange(
                 addr, b.addr, Action.DELETE, prior, null(b.schema.block.implied_type()),
+                prev_run_addr=ctx.moved.get(addr),
                 action_reason=_orphan_reason(node, res, entry, ctx, expanded)))
             ctx.hooks.post_plan(addr, Action.DELETE)
             if res is not None and res.lifecycle.prevent_destroy and (

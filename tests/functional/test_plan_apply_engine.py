@@ -168,6 +168,28 @@ output "pass" {
 }
 ''',
     ],
+    "moves": [
+        '''
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "c" { input = "c" }
+resource "terraform_data" "k" {
+  count = 1
+  input = "k"
+}
+''',
+        '''
+moved {
+  from = terraform_data.a
+  to   = terraform_data.b
+}
+resource "terraform_data" "b" { input = "a" }
+resource "terraform_data" "c" {
+  count = 1
+  input = "c2"
+}
+resource "terraform_data" "k" { input = "k" }
+''',
+    ],
     "data_and_checks": [
         '''
 data "terraform_remote_state" "s" {
@@ -223,6 +245,7 @@ def _summary(doc: dict[str, Any]) -> dict[str, Any]:
             "after_sensitive": ch.get("after_sensitive"),
             "before_sensitive": ch.get("before_sensitive"),
             "replace_paths": ch.get("replace_paths"),
+            "previous_address": rc.get("previous_address"),
         })
     outputs = {k: v["actions"] for k, v in doc.get("output_changes", {}).items()}
     relevant = sorted(json.dumps(r, sort_keys=True) for r in doc.get("relevant_attributes", []))

@@ -362,3 +362,37 @@ resource "test_thing" "a" {}
     assert not res.diagnostics.has_errors
     assert [c.v["region"].v for c in h.provider.configured] == ["eu-1"]
     assert str(res.plan.changes[0].provider) == 'provider["registry.terraform.io/hashicorp/test"]'
+
+
+def test_moved_blocks_rename_prior_objects(tmp_path: Path) -> None:
+    h = Harness(str(tmp_path), {"main.tf": '''
+resource "test_thing" "one" {
+  for_each = toset(["a"])
+  value    = "x"
+}
+module "old" { source = "./mod" }
+''', "mod/main.tf": 'resource "test_thing" "t" { value = "m" }\n'})
+    h.plan_apply()
+    h.write({"main.tf": '''
+moved {
+  from = test_thing.one["a"]
+  to   = test_thing.one["b"]
+}
+moved {
+  from = module.old
+  to   = module.new
+}
+resource "test_thing" "one" {
+  for_each = toset(["b"])
+  value    = "x"
+}
+module "new" { source = "./mod" }
+'''})
+    res = h.plan()
+    got = {str(c.addr): (c.action.value, str(c.prev_run_addr)) for c in res.plan.changes}
+    assert got == {'test_thing.one["b"]': (("no-op",), 'test_thing.one["a"]'),
+                   "module.new.test_thing.t": (("no-op",), "module.old.test_thing.t")}
+    assert res.plan.applyable
+    applied = h.apply(res)
+    assert not applied.diagnostics.has_errors
+    assert not h.plan().plan.applyable
