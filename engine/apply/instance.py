@@ -84,7 +84,19 @@ def apply_instance(
                             dep_addr.resource.name, dep_addr.key, val)
     if kind == "destroy":
         return _destroy(ctx, addr, deposed)
+    if kind == "forget":
+        return _forget(ctx, addr, deposed)
     return _apply(ctx, addr)
+
+
+def _forget(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> InstanceResult:
+    """Drop the object from state without asking its provider (`removed`, destroy = false)."""
+    result = InstanceResult(addr, "forget")
+    seq, more = ctx.manager.record_intent(addr, "forget", deposed)
+    result.diagnostics.extend(more)
+    if not more.has_errors:
+        result.diagnostics.extend(ctx.manager.record_result(addr, seq, None, deposed=deposed))
+    return result
 
 
 def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:

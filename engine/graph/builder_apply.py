@@ -7,6 +7,7 @@ whose nodes are the static nodes plus `Op` nodes:
 - `Op("apply", addr)` for a create, update, read, or the create half of a replacement: it runs
   after everything the resource's configuration refers to, and the resource's static node
   (a barrier) waits for all of its instances, so dependents see the new values;
+- `Op("forget", addr)` for an object a `removed` block lets go of (no provider call);
 - `Op("destroy", addr, deposed)` for a delete (`deposed` "" is the current object; for
   create_before_destroy replacements it is `CBD`, the object the apply node deposes). Destroys
   run in reverse dependency order: a resource's destroys wait for the destroys of everything
@@ -36,7 +37,7 @@ CBD = "cbd"
 class Op:
     """One provider operation on one instance (or one deposed object of it)."""
 
-    kind: str  # "apply" | "destroy"
+    kind: str  # "apply" | "destroy" | "forget"
     addr: AbsResourceInstance
     deposed: str = ""
 
@@ -93,7 +94,10 @@ def build_apply_graph(
         if res not in g:
             g.add_node(res)
         a = ch.action
-        if a is Action.NOOP or a is Action.FORGET:
+        if a is Action.NOOP:
+            continue
+        if a is Action.FORGET:
+            g.add_node(Op("forget", ch.addr, ch.deposed_key or ""))
             continue
         if a in (Action.CREATE, Action.UPDATE, Action.READ) or a.is_replace:
             op = Op("apply", ch.addr)

@@ -6,7 +6,8 @@ what the state has and the configuration no longer wants (terraform's orphans), 
 reason: no resource configuration, no module instance, a count index or each key that is gone,
 or the wrong kind of repetition. Deposed objects are deleted. In destroy mode every object in
 state is deleted instead (after a refresh). Instances the prior state had under another
-address (`moved` blocks, implied moves) carry that address as `prev_run_addr`.
+address (`moved` blocks, implied moves) carry that address as `prev_run_addr`. An orphan
+a `removed` block with `destroy = false` covers is forgotten (FORGET) instead of deleted.
 """
 
 from __future__ import annotations
@@ -148,6 +149,27 @@ def _as_warnings(diags: Diagnostics) -> Diagnostics:
                         for d in diags])
 
 
+def _forgotten(ctx: PlanContext, addr: AbsResourceInstance) -> bool:
+    """Whether a `removed` block with `lifecycle { destroy = false }` covers `addr`."""
+    from engine.addrs import AddressSyntaxError, parse_target
+
+    for cfg in ctx.config.walk():
+        prefix = ".".join(f"module.{n}" for n in cfg.path)
+        for rm in cfg.module.removed:
+            if rm.from_ is None or rm.destroy:
+                continue
+            try:
+                t = parse_target(f"{prefix}.{rm.from_.text}" if prefix else rm.from_.text)
+            except AddressSyntaxError:
+                continue
+            if isinstance(t, ModuleInstance):
+                if addr.module.module().names[: len(t.steps)] == t.module().names:
+                    return True
+            elif t.module.module() == addr.module.module() and t.resource == addr.resource:
+                return True
+    return False
+
+
 def _orphan_reason(node: Node, res: Any | None, entry: StateEntry, ctx: PlanContext,
                    expanded: set[ModuleInstance]) -> ActionReason | None:
     if ctx.mode is PlanMode.DESTROY:
@@ -186,8 +208,10 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
             return diags
         if prior is not None:
             ctx.hooks.pre_plan(addr)
+            forget = res is None and ctx.mode is not PlanMode.DESTROY and _forgotten(ctx, addr)
             ctx.add_change(ResourceInstanceChange(
-                addr, b.addr, Action.DELETE, prior, null(b.schema.block.implied_type()),
+                addr, b.addr, Action.FORGET if forget else Action.DELETE, prior,
+                null(b.schema.block.implied_type()),
                 prev_run_addr=ctx.moved.get(addr),
                 action_reason=_orphan_reason(node, res, entry, ctx, expanded)))
             ctx.hooks.post_plan(addr, Action.DELETE)

@@ -190,6 +190,19 @@ resource "terraform_data" "c" {
 resource "terraform_data" "k" { input = "k" }
 ''',
     ],
+    "removed_forget": [
+        '''
+resource "terraform_data" "keep" { input = 1 }
+resource "terraform_data" "drop" { input = 2 }
+''',
+        '''
+removed {
+  from = terraform_data.keep
+  lifecycle { destroy = false }
+}
+resource "terraform_data" "drop2" { input = 3 }
+''',
+    ],
     "data_and_checks": [
         '''
 data "terraform_remote_state" "s" {
