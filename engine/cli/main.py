@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "state": ("cmd_state", "run_state", "Advanced state management"),
     "taint": ("cmd_taint", "run_taint", "Mark a resource instance as not fully functional"),
     "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
+    "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
 }
 
 
