@@ -309,6 +309,8 @@ def lex(file: SourceFile, mode: int = MODE_NORMAL, start: int = 0, stop: int = -
 def check_invalid_tokens(tokens: Tokens) -> Diagnostics:
     """Errors for tokens that never belong in HCL source (HCL's checkInvalidTokens)."""
     diags = Diagnostics()
+    if not tokens.kinds or max(tokens.kinds) < BITWISE_AND:  # the usual case: none at all
+        return diags
     told_bitwise = told_backtick = told_apostrophe = told_semicolon = told_bad = 0
     for i, kind in enumerate(tokens.kinds):
         if kind < BITWISE_AND:
