@@ -20,8 +20,10 @@ measured there (marked `ref`) instead. `--no-terraform` skips it altogether.
     .venv/bin/python benchmarks/plan_apply.py --sizes 1000,5000,10000 --no-terraform
     .venv/bin/python benchmarks/plan_apply.py --sizes 5000 --no-terraform --profile 5000
 
-`--profile N` also runs groundplan's plan and apply at size N under cProfile and prints the
-functions with the most own time (and keeps the .prof files with `--keep`).
+`--profile N` also runs groundplan's plan and apply at size N with `-parallelism=1` under
+cProfile (in every thread but the UI's tickers; time in fsync/fdatasync and waits on queues
+and locks reported apart) and prints the functions with the most own time (`--keep`
+keeps the .prof files).
 """
 
 from __future__ import annotations
@@ -130,26 +132,82 @@ def _measure_once(tool: str, size: int, cwd: Path) -> Result:
     return Result(steps)
 
 
+# Runs the CLI in-process with a cProfile in each thread, so work done by the graph walker's
+# workers counts too, and merges the finished threads' profiles. The UI's "Still creating..."
+# ticker threads only wait and are left out. Run with -parallelism=1 so that a thread's wall
+# time is not inflated by waiting for the GIL.
+_PROFILE_BOOTSTRAP = """
+import cProfile, pstats, sys, threading
+out, argv = sys.argv[1], sys.argv[2:]
+done = []
+mu = threading.Lock()
+_run = threading.Thread.run
+def run(self):
+    if self.name == "ui-still-running":
+        return _run(self)
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        _run(self)
+    finally:
+        prof.disable()
+        with mu:
+            done.append(prof)
+threading.Thread.run = run
+main_prof = cProfile.Profile()
+main_prof.enable()
+code = 1
+try:
+    from engine.cli.main import main
+    code = main(argv)
+finally:
+    main_prof.disable()
+    with mu:
+        stats = pstats.Stats(main_prof)
+        for prof in done:
+            stats.add(prof)
+    stats.dump_stats(out)
+sys.exit(code)
+"""
+
+
+_WAITS = frozenset({
+    "<method 'get' of '_queue.SimpleQueue' objects>",
+    "<method 'acquire' of '_thread.lock' objects>",
+})
+_SYNCS = frozenset({"<built-in method posix.fdatasync>", "<built-in method posix.fsync>"})
+
+
 def profile(size: int, workdir: Path, top: int) -> list[Path]:
-    """Run groundplan's plan and apply at `size` under cProfile; print the top functions."""
+    """Run groundplan's plan and apply at `size` under cProfile (every thread, CPU time);
+    print the functions with the most own time."""
     cwd = workdir / f"profile-{size}"
     cwd.mkdir()
     (cwd / "main.tf").write_text(CONFIG.format(count=size), encoding="utf-8")
     outputs = []
-    for name, args in (("plan", ["plan", "-input=false", "-no-color", "-out=tfplan"]),
-                       ("apply", ["apply", "-input=false", "-no-color", "tfplan"])):
+    one = "-parallelism=1"
+    for name, args in (("plan", ["plan", one, "-input=false", "-no-color", "-out=tfplan"]),
+                       ("apply", ["apply", one, "-input=false", "-no-color", "tfplan"])):
         prof = cwd / f"{name}.prof"
-        run_measured([sys.executable, "-m", "cProfile", "-o", str(prof), "-m",
-                      "engine.cli.main", *args], cwd)
+        step = run_measured([sys.executable, "-c", _PROFILE_BOOTSTRAP, str(prof), *args], cwd)
         stats = pstats.Stats(str(prof))
-        total = stats.total_tt  # type: ignore[attr-defined]
-        print(f"\ncProfile, groundplan {name} at {size:,} (total {total:.2f} s under the "
-              f"profiler); top {top} by own time:")
-        print(f"{'own s':>7} {'share':>6} {'cum s':>7} {'calls':>9}  function")
         rows = []
+        waiting = syncing = 0.0
         for (filename, line, func), (_cc, nc, tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+            if func in _WAITS:
+                waiting += tt
+                continue
+            if func in _SYNCS:
+                syncing += tt
+                continue
             rows.append((tt, ct, nc, _where(filename, line, func)))
         rows.sort(reverse=True)
+        total = sum(r[0] for r in rows)
+        print(f"\ncProfile, groundplan {name} -parallelism=1 at {size:,} ({step.seconds:.2f} s "
+              f"wall under the profiler): {total:.2f} s busy in all threads; left out: "
+              f"{syncing:.2f} s in fsync/fdatasync, {waiting:.2f} s waiting on queues and locks. "
+              f"Top {top} by own time (share of busy):")
+        print(f"{'own s':>7} {'share':>6} {'cum s':>7} {'calls':>9}  function")
         for tt, ct, nc, where in rows[:top]:
             print(f"{tt:>7.3f} {tt / total:>6.1%} {ct:>7.3f} {nc:>9}  {where}")
         outputs.append(prof)
