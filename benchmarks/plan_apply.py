@@ -29,6 +29,7 @@ keeps the .prof files).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import pstats
 import shutil
@@ -267,13 +268,25 @@ def print_table(sizes: list[int], gp: dict[int, Result], tf: dict[int, Result]) 
 
 
 def print_growth(sizes: list[int], gp: dict[int, Result]) -> None:
-    print("\ngroundplan per instance (ms per instance; flat = linear growth)")
-    print(f"{'N':>6} " + " ".join(f"{STEP_TITLES[s]:>15}" for s in STEPS) + f" {'peak RSS':>12}")
+    def row(label: str, ms: list[float], rss_kb: float) -> str:
+        return f"{label:>11} " + " ".join(f"{v:>15.3f}" for v in ms) + f" {rss_kb:>9.1f} KB"
+
+    def rss(size: int) -> float:
+        return max(x.rss_mb for x in gp[size].steps.values())
+
+    print("\ngroundplan per instance (ms per instance, peak RSS per instance); the marginal "
+          "rows leave start-up out: flat = linear growth")
+    print(f"{'N':>11} " + " ".join(f"{STEP_TITLES[s]:>15}" for s in STEPS) + f" {'peak RSS':>12}")
     for size in sizes:
         steps = gp[size].steps
-        per = " ".join(f"{1000 * steps[s].seconds / (size + 1):>15.3f}" for s in STEPS)
-        rss = max(s.rss_mb for s in steps.values())
-        print(f"{size:>6} {per} {1024 * rss / (size + 1):>9.1f} KB")
+        print(row(str(size), [1000 * steps[s].seconds / (size + 1) for s in STEPS],
+                  1024 * rss(size) / (size + 1)))
+    for prev, size in itertools.pairwise(sizes):
+        extra = size - prev
+        print(row(f"{prev}-{size}",
+                  [1000 * (gp[size].steps[s].seconds - gp[prev].steps[s].seconds) / extra
+                   for s in STEPS],
+                  1024 * (rss(size) - rss(prev)) / extra))
     if len(sizes) > 1:
         lo, hi = sizes[0], sizes[-1]
         growth = " ".join(
