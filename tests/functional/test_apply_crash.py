@@ -3,9 +3,11 @@
 A configuration of 1,000 `terraform_data.item` instances (input from `count.index`) and three
 `terraform_data.after` instances that depend on items is applied through the real CLI as a
 subprocess and killed with SIGKILL. Kill moments are seeded and spread over the whole run:
-four during start-up and planning (a fraction of the measured time to the first
-`Creating...` line), the rest during the apply phase (a fraction of the measured apply-phase
-duration, counted from the first `Creating...` line the killed run prints).
+four during start-up and planning (a seeded fraction of the time to the first `Creating...`
+line, measured by a complete apply first), the other twenty during the apply phase: a seeded
+few milliseconds after the k-th `Creating...` line, k a seeded fraction of the instances
+still to create (progress rather than time, so that a busy machine does not move the kills
+past the end of the apply).
 
 Each directory sees two kills: one from an empty state, one from the state the first
 recovery wrote (so recovery also runs over a persisted snapshot with a lineage and serial).
@@ -70,9 +72,10 @@ ALL = frozenset(EXPECTED_INPUT)
 SEED = 20261130
 CHAINS = 12  # directories; two kills each
 MIN_KILLS = 20
-MIN_JOURNALS = 15  # kills that stopped the apply phase itself (leaving a journal)
+MIN_JOURNALS = 18  # kills that stopped the apply phase itself (leaving a journal)
 STARTUP_SLOTS = frozenset({4, 11, 16, 23})  # kills (chain * 2 + step) before the apply phase
-PHASE_SHARE = 0.9  # apply-phase kills land in the first 90% of its expected duration
+PHASE_SHARE = 0.95  # apply-phase kills come after up to 95% of the creations have begun
+JITTER = 0.02  # seconds; a seeded delay after the chosen Creating... line
 CONVERGE_EVERY = 4  # every fourth directory converges (recovering with apply)
 SHOW_JSON_IN = (0, 1)  # directories whose recovered state terraform show -json reads
 
@@ -116,15 +119,16 @@ def _read_from(path: Path, offset: int) -> tuple[str, int]:
     return data.decode("utf-8", "replace"), offset + len(data)
 
 
-def apply_and_kill(cwd: Path, *, startup_delay: float | None, phase_delay: float) -> Killed:
+def apply_and_kill(cwd: Path, *, startup_delay: float | None = None, started: int = 0,
+                   jitter: float = 0.0) -> Killed:
     """Run `apply -auto-approve` and SIGKILL it: `startup_delay` seconds after it starts or,
-    when that is None, `phase_delay` seconds after its first `Creating...` line."""
+    when that is None, `jitter` seconds after its `started`-th `Creating...` line."""
     out_path = cwd / "apply.out"
     with open(out_path, "wb") as out:
         proc = subprocess.Popen([*GP, "apply", "-auto-approve", "-no-color"], cwd=cwd,
                                 env=_env(), stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + startup_delay if startup_delay is not None else None
-    offset, carry = 0, ""
+    offset, partial, creating = 0, "", 0
     try:
         while proc.poll() is None:
             now = time.monotonic()
@@ -132,9 +136,10 @@ def apply_and_kill(cwd: Path, *, startup_delay: float | None, phase_delay: float
                 break
             if deadline is None:
                 text, offset = _read_from(out_path, offset)
-                if ": Creating..." in carry + text:
-                    deadline = now + phase_delay
-                carry = text[-32:]
+                *lines, partial = (partial + text).split("\n")
+                creating += sum(line.endswith(": Creating...") for line in lines)
+                if creating >= started:
+                    deadline = now + jitter
             time.sleep(0.002)
         killed = proc.poll() is None
         if killed:
@@ -321,7 +326,7 @@ def test_apply_killed_at_seeded_moments_is_reconciled(tmp_path: Path) -> None:
     calib.mkdir()
     (calib / "main.tf").write_text(MAIN_TF)
     to_first, phase = _calibrate(calib)
-    print(f"calibration: {to_first:.2f} s to the first Creating..., apply phase {phase:.2f} s")
+    print(f"complete apply: {to_first:.2f} s to the first Creating..., then {phase:.2f} s")
 
     kills = 0
     with_journal = 0
@@ -348,10 +353,10 @@ def test_apply_killed_at_seeded_moments_is_reconciled(tmp_path: Path) -> None:
             frac = fractions[step][chain]
             startup = slot in STARTUP_SLOTS
             if startup:
-                run = apply_and_kill(cwd, startup_delay=frac * to_first, phase_delay=0.0)
+                run = apply_and_kill(cwd, startup_delay=frac * to_first)
             else:
-                delay = PHASE_SHARE * frac * phase * remaining / len(ALL)
-                run = apply_and_kill(cwd, startup_delay=None, phase_delay=delay)
+                started = max(1, round(PHASE_SHARE * frac * remaining))
+                run = apply_and_kill(cwd, started=started, jitter=rng.random() * JITTER)
             print(f"{cwd.name} step {step}: {remaining} to create, "
                   f"{'startup' if startup else 'apply'} kill at {frac:.2f}, "
                   f"killed={run.killed}, journal={run.journal is not None}, "
