@@ -133,18 +133,21 @@ resource "aws_ssm_parameter" "imported" {{
 
 
 # ------------------------------------------------------------------------------ fixtures
+def build_mirror(binary: Path, base: Path) -> Path:
+    """A filesystem mirror (unpacked layout) under `base` holding aws 3.39.0 `binary`."""
+    pkg = base / "registry.terraform.io/hashicorp/aws/3.39.0" / PLATFORM
+    pkg.mkdir(parents=True)
+    target = pkg / binary.name
+    try:
+        os.link(binary, target)
+    except OSError:
+        shutil.copy2(binary, target)
+    return base
+
+
 @pytest.fixture(scope="module")
 def aws_mirror(aws_provider_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A filesystem mirror (unpacked layout) holding aws 3.39.0."""
-    mirror = tmp_path_factory.mktemp("aws-mirror")
-    pkg = mirror / "registry.terraform.io/hashicorp/aws/3.39.0" / PLATFORM
-    pkg.mkdir(parents=True)
-    target = pkg / aws_provider_binary.name
-    try:
-        os.link(aws_provider_binary, target)
-    except OSError:
-        shutil.copy2(aws_provider_binary, target)
-    return mirror
+    return build_mirror(aws_provider_binary, tmp_path_factory.mktemp("aws-mirror"))
 
 
 def tool_env(tmp: Path) -> dict[str, str]:
