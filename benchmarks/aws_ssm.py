@@ -125,7 +125,10 @@ def _env(tmp: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("TF_VAR_", "TF_CLI_ARGS", "TF_LOG"))}
     env.update(TF_CLI_CONFIG_FILE=str(rc), CHECKPOINT_DISABLE="1", TF_IN_AUTOMATION="1",
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(tmp.parent / "pycache"))
+    # as an installed groundplan: bytecode is cached (outside the repository), not recompiled
+    # by every command when the calling environment sets PYTHONDONTWRITEBYTECODE
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
