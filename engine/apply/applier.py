@@ -48,7 +48,7 @@ from engine.graph.signals import StopController
 from engine.graph.steps import provider_config_addr
 from engine.graph.walker import walk
 from engine.plans.hooks import NO_HOOKS, Hooks
-from engine.plans.model import Plan, PlanMode
+from engine.plans.model import Action, Plan, PlanMode
 from engine.plans.planner_context import PlanContext
 from engine.plans.planner_expand import expand_resource
 from engine.plans.planner_state import index_state
@@ -192,8 +192,10 @@ def _set_outputs(ctx: ApplyContext, config: Any, hooks: Hooks) -> None:
     sync = ctx.manager.sync
     root = ModuleInstance()
     if ctx.plan.mode is PlanMode.DESTROY:
-        for name in list(sync.snapshot().outputs):
-            sync.remove_output(name)
+        # the outputs the destroy plan deletes (none in a targeted destroy)
+        for oc in ctx.plan.output_changes:
+            if oc.action is Action.DELETE:
+                sync.remove_output(oc.name)
         return
     for name in config.module.outputs:
         res = ctx.tree.output(root, name)
@@ -248,7 +250,8 @@ def apply_plan(
             targets.append(parse_target(t))
         except AddressSyntaxError:
             continue
-    build, more = build_graph(config, plan_steps(state, targets))
+    build, more = build_graph(
+        config, plan_steps(state, targets, plan.mode is PlanMode.DESTROY))
     diags.extend(more)
     if more.has_errors:
         return ApplyResult(state, diags)
@@ -279,7 +282,7 @@ def apply_plan(
     diags.extend(res.diagnostics)
     if not res.interrupted:
         _set_outputs(ctx, config, options.hooks)
-        if plan.mode is PlanMode.DESTROY:
+        if plan.mode is PlanMode.DESTROY and not plan.target_addrs:
             diags.extend(_forget_data_sources(manager, state))
     diags.extend(manager.finish())
     return ApplyResult(manager.sync.snapshot(), diags)

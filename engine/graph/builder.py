@@ -1,7 +1,7 @@
 """Building plan graphs from an ordered list of steps (terraform's BasicGraphBuilder).
 
 `build_graph(config, steps)` runs each step of `steps` on one `GraphBuild` in order and stops
-at the first step that reports an error. `plan_steps(state, targets)` is the list the planner
+at the first step that reports an error. `plan_steps(state, targets, destroy)` is the list the planner
 uses; see engine.graph.steps for what each step does.
 """
 
@@ -40,15 +40,17 @@ def build_graph(config: Any, steps: Sequence[Step]) -> tuple[GraphBuild, Diagnos
 def plan_steps(
     state: Any,
     targets: list[AbsResource | AbsResourceInstance | ModuleInstance] | None = None,
+    destroy: bool = False,
 ) -> list[Step]:
     """The steps of a plan graph: config, state orphans, references, module expansion,
-    providers, targets, cycle check."""
+    providers, targets, cycle check. `destroy`: a destroy plan (or its apply), whose targets
+    keep what depends on them instead of what they depend on."""
     return [
         ConfigStep(),
         StateStep(state),
         ReferencesStep(),
         ModuleExpansionStep(),
         ProviderStep(),
-        TargetsStep(list(targets or [])),
+        TargetsStep(list(targets or []), destroy),
         CycleStep(),
     ]

@@ -11,7 +11,7 @@ Each step is a callable `step(build) -> Diagnostics` that adds or removes nodes 
 4. `ModuleExpansionStep`: an edge from a module call's expansion to everything in the module;
    `ProviderStep`: an edge from a provider configuration to the resources that use it;
 5. `TargetsStep`: keep only the targets, what they depend on and the outputs that depend on
-   nothing else (`-target`);
+   nothing else (`-target`); in destroy mode the targets and what depends on them;
 6. `CycleStep`: terraform's "Cycle: ..." errors naming the members of each cycle.
 """
 
@@ -53,12 +53,18 @@ from engine.hcl.ast import Body, Expr, Traversal
 
 @dataclass(slots=True)
 class GraphBuild:
-    """The graph under construction and what its nodes stand for."""
+    """The graph under construction and what its nodes stand for. A targeted destroy
+    (`TargetsStep` with `destroy`) also records which kept resources are only refreshed
+    (`refresh_only`: dependencies of a target, which terraform's pre-destroy refresh reads)
+    and which are destroyed without that refresh (`destroy_unrefreshed`: dependents of a
+    target)."""
 
     config: Any
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
     objects: dict[Node, Any] = field(default_factory=dict)
     configs: dict[Module, Any] = field(default_factory=dict)
+    refresh_only: set[Node] = field(default_factory=set)
+    destroy_unrefreshed: set[Node] = field(default_factory=set)
 
 
 # ------------------------------------------------------------------ provider configurations
@@ -280,10 +286,20 @@ class ModuleExpansionStep:
 
 class TargetsStep:
     """Keep the targeted resources, their dependencies, and outputs that need nothing else;
-    with no targets, keep everything."""
+    with no targets, keep everything.
 
-    def __init__(self, targets: list[AbsResource | AbsResourceInstance | ModuleInstance]) -> None:
+    With `destroy` (a `-destroy` plan, and the apply of one) the destroy graph's edges run the
+    other way, as in terraform: the targets and everything that depends on them, directly or
+    not, are destroyed. Terraform's pre-destroy refresh is a normal targeted plan, so the
+    targets and what they depend on are refreshed: both sets are kept, with the
+    non-resource objects (variables, locals, module calls, provider configurations) they need,
+    and `build.refresh_only` / `build.destroy_unrefreshed` tell the planner which resources are
+    only refreshed and which are destroyed without a refresh."""
+
+    def __init__(self, targets: list[AbsResource | AbsResourceInstance | ModuleInstance],
+                 destroy: bool = False) -> None:
         self.targets = targets
+        self.destroy = destroy
 
     def matches(self, node: Node) -> bool:
         if node.kind != RESOURCE:
@@ -302,6 +318,20 @@ class TargetsStep:
             return Diagnostics()
         g = build.graph
         keep: set[Node] = set()
+        if self.destroy:
+            targeted = {n for n in g.nodes if self.matches(n)}
+            doomed: set[Node] = set(targeted)
+            refreshed: set[Node] = set(targeted)
+            for n in targeted:
+                doomed |= nx.descendants(g, n)
+                refreshed |= nx.ancestors(g, n)
+            keep = doomed | refreshed
+            for n in doomed:
+                keep |= {a for a in nx.ancestors(g, n) if a.kind != RESOURCE}
+            build.refresh_only = {n for n in refreshed - doomed if n.kind == RESOURCE}
+            build.destroy_unrefreshed = {n for n in doomed - refreshed if n.kind == RESOURCE}
+            build.graph = g.subgraph(keep).copy()
+            return Diagnostics()
         for n in g.nodes:
             if self.matches(n) and n not in keep:
                 keep.add(n)

@@ -147,12 +147,16 @@ def _check_block(ctx: PlanContext, node: Node, chk: Any) -> Diagnostics:
     return out
 
 
-def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode
-                   ) -> list[OutputChange]:
-    """Root output changes against the prior state's outputs."""
+def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode,
+                   targeted: bool = False) -> list[OutputChange]:
+    """Root output changes against the prior state's outputs. A targeted destroy plan
+    changes no output (terraform's destroy graph gives root outputs no resource
+    dependencies, so targeting keeps none)."""
     from engine.values import NULL_DYNAMIC
 
     out: list[OutputChange] = []
+    if targeted and mode is PlanMode.DESTROY:
+        return out
     root = ModuleInstance()
     names = set(config.module.outputs) | set(prior.outputs)
     for name in sorted(names):
@@ -206,7 +210,8 @@ def make_plan(
     from engine.plans.planner_moves import apply_moves
 
     moved_state, moved = apply_moves(config, prev_state)
-    build, more = build_graph(config, plan_steps(moved_state, targets))
+    build, more = build_graph(
+        config, plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY))
     diags.extend(more)
     if more.has_errors:
         plan.errored = True
@@ -218,7 +223,8 @@ def make_plan(
     ctx = PlanContext(
         config=config, mode=options.mode, refresh=options.refresh, tree=tree,
         registry=registry, hooks=options.hooks, prior=index_state(moved_state),
-        refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved)
+        refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved,
+        refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed)
     stamp = make_plantimestamp(plan.timestamp)
     _install_timestamp(tree, stamp)
     if targets:
@@ -229,7 +235,8 @@ def make_plan(
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
     plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()
-    plan.output_changes = output_changes(tree, config, prev_state, options.mode)
+    plan.output_changes = output_changes(tree, config, prev_state, options.mode,
+                                         bool(targets))
     from engine.plans.planner_relevant import relevant_attributes
 
     result.relevant_attributes = list(relevant_attributes(

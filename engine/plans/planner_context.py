@@ -59,6 +59,8 @@ class PlanContext:
     refreshed: SyncState
     force_replace: set[AbsResourceInstance] = field(default_factory=set)
     targets: list[Any] = field(default_factory=list)
+    refresh_only: set[Any] = field(default_factory=set)
+    destroy_unrefreshed: set[Any] = field(default_factory=set)
     moved: dict[AbsResourceInstance, AbsResourceInstance] = field(default_factory=dict)
     changes: dict[tuple[AbsResourceInstance, str], ResourceInstanceChange] = field(
         default_factory=dict)

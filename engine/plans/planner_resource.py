@@ -5,7 +5,9 @@ its module, plans each instance (engine.plans.planner_instance), then plans the 
 what the state has and the configuration no longer wants (terraform's orphans), each with its
 reason: no resource configuration, no module instance, a count index or each key that is gone,
 or the wrong kind of repetition. Deposed objects are deleted. In destroy mode every object in
-state is deleted instead (after a refresh). Instances the prior state had under another
+state is deleted instead (after a refresh); with `-target`, the resources the targets depend
+on are only refreshed and those depending on a target are deleted without a refresh
+(terraform's pre-destroy refresh is a normal targeted plan). Instances the prior state had under another
 address (`moved` blocks, implied moves) carry that address as `prev_run_addr`. An orphan
 a `removed` block with `destroy = false` covers is forgotten (FORGET) instead of deleted.
 """
@@ -16,6 +18,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
 from engine.diags import Diagnostics
+from engine.graph.builder_apply import static_node
 from engine.graph.builder_nodes import Node
 from engine.plans.model import Action, ActionReason, PlanMode, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext, provider_addr_for
@@ -200,11 +203,12 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
         return diags
     addr = entry.addr
     if entry.current is not None:
-        _stored, prior, more = refresh_object(ctx, b, addr, entry)
+        _stored, prior, more = refresh_object(
+            ctx, b, addr, entry, refresh=node not in ctx.destroy_unrefreshed)
         diags.extend(more)
         if more.has_errors:
             return diags
-        if ctx.mode is PlanMode.REFRESH_ONLY:
+        if ctx.mode is PlanMode.REFRESH_ONLY or node in ctx.refresh_only:
             return diags
         if prior is not None:
             ctx.hooks.pre_plan(addr)
@@ -225,7 +229,8 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
 
 def _plan_deposed(ctx: PlanContext, entry: StateEntry) -> Diagnostics:
     diags = Diagnostics()
-    if not entry.deposed or ctx.mode is PlanMode.REFRESH_ONLY:
+    if not entry.deposed or ctx.mode is PlanMode.REFRESH_ONLY or \
+            static_node(entry.addr) in ctx.refresh_only:
         return diags
     b, more = ctx.binding(ctx.state_provider(entry), "managed", entry.addr.resource.type)
     diags.extend(more)

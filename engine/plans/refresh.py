@@ -5,7 +5,7 @@ provider for the object as it is now and returns (prior value, refreshed value).
 provider reports something different from the stored object, the difference is recorded as
 drift (an UPDATE, or a DELETE when the object is gone) and the refreshed working state gets
 the new object; an unchanged object keeps its stored form untouched (no re-encoding).
-With refresh disabled, the stored object is returned as both values.
+With refresh disabled (or `refresh=False`), the stored object is returned as both values.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def _id_of(v: Value | None) -> str | None:
 
 
 def refresh_object(
-    ctx: PlanContext, b: ProviderBinding, addr: AbsResourceInstance, entry: StateEntry
+    ctx: PlanContext, b: ProviderBinding, addr: AbsResourceInstance, entry: StateEntry,
+    refresh: bool = True,
 ) -> tuple[Value | None, Value | None, Diagnostics]:
     """(stored value, current value) of the current object of `entry` (None: no object)."""
     diags = Diagnostics()
@@ -42,7 +43,7 @@ def refresh_object(
     diags.extend(more)
     if prior is None:
         return None, None, diags
-    if not ctx.refresh:
+    if not ctx.refresh or not refresh:
         return prior, prior, diags
     ctx.hooks.pre_refresh(addr, _id_of(prior))
     plain, _ = prior.unmark_deep()
