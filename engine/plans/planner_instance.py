@@ -4,7 +4,9 @@
 refresh → evaluate the configuration (with `count`/`each`) → preconditions → ignore_changes →
 ProposedNew → PlanResourceChange → validity check → action (create, update, no-op, replace
 for requires_replace / taint / `-replace` / replace_triggered_by, with
-create_before_destroy choosing the order) → prevent_destroy → postconditions (with `self`).
+create_before_destroy choosing the order; a replacement's create is planned again from a null
+prior and the configuration without ignore_changes, as terraform does) → prevent_destroy →
+postconditions (with `self`).
 The change is recorded in the context and the planned value is what later references see.
 
 `plan_data(ctx, b, res, mi, key, roots)`: reads the data source now when its configuration is
@@ -145,6 +147,7 @@ def plan_managed(
     prior_val = prior if prior is not None else null(b.schema.block.implied_type())
     computed_only = frozenset(n for n, a in b.schema.block.attributes.items()
                               if a.computed and not a.optional)
+    orig_config = config
     config = apply_ignore_changes(config, prior, res.lifecycle, computed_only)
     private = private_bytes(entry.current if entry is not None else None)
     planned, req_replace, planned_private, more = plan_call(b, addr, prior_val, config, private)
@@ -172,6 +175,9 @@ def plan_managed(
         if replace:
             action = (Action.CREATE_THEN_DELETE if res.lifecycle.create_before_destroy
                       else Action.DELETE_THEN_CREATE)
+            # as terraform: the create is planned from a null prior and the original
+            # configuration, without ignore_changes (nothing is left to keep)
+            config = orig_config
             planned, _rr, planned_private, more = plan_call(
                 b, addr, null(b.schema.block.implied_type()), config, b"")
             diags.extend(more)
