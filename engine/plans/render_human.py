@@ -23,7 +23,7 @@ from engine.plans.render_human_values import SYMBOLS, Opts, attribute_name, rend
 from engine.plans.render_json import change_json, output_change_json
 from engine.plans.render_json_values import path_json
 from engine.plugin.schema import Block
-from engine.values.json import dumps, loads
+from engine.values.json import dumps, json_copy
 
 WIDTH = 77
 
@@ -68,7 +68,8 @@ def word_wrap(text: str, width: int = WIDTH) -> str:
 
 
 def _round_trip(data: Any) -> Any:
-    return loads(dumps(data))
+    """The JSON plan data as read back from its text (`loads(dumps(data))`)."""
+    return json_copy(data)
 
 
 def _block_of(schemas: Schemas, c: ResourceInstanceChange) -> Block:

@@ -9,8 +9,10 @@ without `indent` and with `": "` separators when indenting.
 from __future__ import annotations
 
 import json as _json
+import json.encoder as _json_encoder
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -65,86 +67,149 @@ def value_to_json(v: Value) -> Any:
     return p
 
 
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
-                 "\b": "\\b", "\f": "\\f"}
+# The stdlib's C string escaper: quote, backslash, newline, return, tab, backspace and form
+# feed get their short escapes, other control characters lowercase `u00xx` escapes; everything
+# else (non-ASCII characters and lone surrogates too) is copied as is.
+_encode_basestring: Callable[[str], str] = getattr(
+    _json_encoder, "c_encode_basestring", None) or _json_encoder.py_encode_basestring
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _escape_string(s: str) -> str:
-    """Go encoding/json string escaping with HTML escaping on."""
-    out = ['"']
-    for ch in s:
-        esc = _JSON_ESCAPES.get(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch < " " or ch in "<>&\u2028\u2029":
-            out.append(f"\\u{ord(ch):04x}")
-        elif "\ud800" <= ch <= "\udfff":
-            out.append("\\ufffd")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    r"""A JSON string literal as Go's encoding/json writes it with HTML escaping on: `"` `\`
+    `\n` `\r` `\t` `\b` `\f` short, other control characters and `<` `>` `&` U+2028 U+2029
+    as lowercase `\u00xx`/`\u2028`, lone surrogates as `\ufffd`, everything else as is."""
+    if "<" in s or ">" in s or "&" in s or not s.isascii():
+        return _escape_special(s)
+    return _encode_basestring(s)
+
+
+def _escape_special(s: str) -> str:
+    out = _encode_basestring(s)
+    if "<" in out:
+        out = out.replace("<", "\\u003c")
+    if ">" in out:
+        out = out.replace(">", "\\u003e")
+    if "&" in out:
+        out = out.replace("&", "\\u0026")
+    if not s.isascii():
+        out = out.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        out = _SURROGATE.sub("\\\\ufffd", out)
+    return out
 
 
 def dumps(obj: Any, indent: int | None = None) -> str:
     """JSON text as Go's encoding/json writes it (see module doc)."""
     parts: list[str] = []
-    _write(obj, parts, indent, 0)
+    _write(obj, parts, None if indent is None else "\n", " " * (indent or 0))
     return "".join(parts)
 
 
-def _write(obj: Any, out: list[str], indent: int | None, level: int) -> None:
-    if obj is None:
-        out.append("null")
+def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
+    """Append `obj` as JSON to `out`. `nl` is None for compact output, else a newline and the
+    indentation of `obj`'s own line; `step` is one level of indentation."""
+    append = out.append
+    t = type(obj)
+    if t is dict:
+        if not obj:
+            append("{}")
+            return
+        if nl is None:
+            inner, comma, colon, close = None, ",", ":", "}"
+            append("{")
+        else:
+            inner = nl + step
+            comma, colon, close = "," + inner, ": ", nl + "}"
+            append("{" + inner)
+        first = True
+        for k in sorted(obj):
+            if first:
+                first = False
+            else:
+                append(comma)
+            append(_escape_string(k))
+            append(colon)
+            v = obj[k]
+            if type(v) is str:
+                append(_escape_string(v))
+            else:
+                _write(v, out, inner, step)
+        append(close)
+    elif t is list or t is tuple:
+        if not obj:
+            append("[]")
+            return
+        if nl is None:
+            inner, comma, close = None, ",", "]"
+            append("[")
+        else:
+            inner = nl + step
+            comma, close = "," + inner, nl + "]"
+            append("[" + inner)
+        first = True
+        for v in obj:
+            if first:
+                first = False
+            else:
+                append(comma)
+            if type(v) is str:
+                append(_escape_string(v))
+            else:
+                _write(v, out, inner, step)
+        append(close)
+    elif t is str:
+        append(_escape_string(obj))
+    elif obj is None:
+        append("null")
     elif obj is True:
-        out.append("true")
+        append("true")
     elif obj is False:
-        out.append("false")
+        append("false")
+    elif t is int:
+        append(str(obj) if -_LIMIT < obj < _LIMIT else format_number(obj))
     elif isinstance(obj, JSONNumber):
-        out.append(str.__str__(obj))
+        append(str.__str__(obj))
     elif isinstance(obj, str):
-        out.append(_escape_string(obj))
+        append(_escape_string(obj))
     elif isinstance(obj, int):
-        out.append(str(obj) if -_LIMIT < obj < _LIMIT else format_number(obj))
+        append(str(obj) if -_LIMIT < obj < _LIMIT else format_number(obj))
     elif isinstance(obj, (float, Fraction)):
         if isinstance(obj, float) and not math.isfinite(obj):
             raise JSONError("cannot serialize infinity as JSON")
-        out.append(format_number(obj if isinstance(obj, Fraction) else Fraction(obj)))
+        append(format_number(obj if isinstance(obj, Fraction) else Fraction(obj)))
     elif isinstance(obj, Value):
-        _write(value_to_json(obj), out, indent, level)
+        _write(value_to_json(obj), out, nl, step)
     elif isinstance(obj, Mapping):
-        if not obj:
-            out.append("{}")
-            return
-        out.append("{")
-        for i, k in enumerate(sorted(obj)):
-            if i:
-                out.append(",")
-            _newline(out, indent, level + 1)
-            out.append(_escape_string(k))
-            out.append(": " if indent is not None else ":")
-            _write(obj[k], out, indent, level + 1)
-        _newline(out, indent, level)
-        out.append("}")
+        _write(dict(obj.items()), out, nl, step)
     elif isinstance(obj, (list, tuple)):
-        if not obj:
-            out.append("[]")
-            return
-        out.append("[")
-        for i, e in enumerate(obj):
-            if i:
-                out.append(",")
-            _newline(out, indent, level + 1)
-            _write(e, out, indent, level + 1)
-        _newline(out, indent, level)
-        out.append("]")
+        _write(list(obj), out, nl, step)
     else:
         raise TypeError(f"cannot write {type(obj).__name__} as JSON")
 
 
-def _newline(out: list[str], indent: int | None, level: int) -> None:
-    if indent is not None:
-        out.append("\n" + " " * (indent * level))
+def json_copy(obj: Any) -> Any:
+    """`loads(dumps(obj))` without the text: the same plain data (dicts with keys in sorted
+    order, lists, plain strings with lone surrogates as U+FFFD, ints, bools, None and
+    JSONNumber for non-integer numbers), raising what `dumps` raises."""
+    t = type(obj)
+    if t is str:
+        return obj if obj.isascii() else _SURROGATE.sub("\ufffd", obj)
+    if t is dict:
+        return {k if type(k) is str and k.isascii() else json_copy(str.__str__(k)):
+                json_copy(obj[k]) for k in sorted(obj)}
+    if t is list or t is tuple:
+        return [json_copy(e) for e in obj]
+    if obj is None or obj is True or obj is False:
+        return obj
+    if t is int and -_LIMIT < obj < _LIMIT:
+        return obj
+    if isinstance(obj, Value):
+        return json_copy(value_to_json(obj))
+    if isinstance(obj, Mapping):
+        return json_copy(dict(obj.items()))
+    if isinstance(obj, (list, tuple)):
+        return [json_copy(e) for e in obj]
+    return loads(dumps(obj))
 
 
 def loads(text: str) -> Any:
