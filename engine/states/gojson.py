@@ -9,6 +9,8 @@ so a file read and written again keeps every digit.
 from __future__ import annotations
 
 import json
+import json.encoder as _json_encoder
+from collections.abc import Callable
 from typing import Any
 
 
@@ -31,9 +33,35 @@ _ESCAPES = {
     "\u2029": "\\u2029",
 }
 
+# The stdlib's C string escaper: it writes what Go writes except for `<` `>` `&` U+2028 U+2029
+# (copied as is) and backspace and form feed (short escapes, where Go writes `u0008`/`u000c`).
+_encode_basestring: Callable[[str], str] = getattr(
+    _json_encoder, "c_encode_basestring", None) or _json_encoder.py_encode_basestring
+
 
 def quote(s: str) -> str:
     """A JSON string literal as Go writes it."""
+    if "<" in s or ">" in s or "&" in s or "\b" in s or "\f" in s or not s.isascii():
+        return _quote_special(s)
+    return _encode_basestring(s)
+
+
+def _quote_special(s: str) -> str:
+    if "\b" in s or "\f" in s:
+        return _quote_slow(s)
+    out = _encode_basestring(s)
+    if "<" in out:
+        out = out.replace("<", "\\u003c")
+    if ">" in out:
+        out = out.replace(">", "\\u003e")
+    if "&" in out:
+        out = out.replace("&", "\\u0026")
+    if not s.isascii():
+        out = out.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return out
+
+
+def _quote_slow(s: str) -> str:
     out: list[str] = ['"']
     for ch in s:
         esc = _ESCAPES.get(ch)
@@ -60,35 +88,78 @@ def _number(n: Any) -> str:
 
 
 def dumps(obj: Any, indent: str | None = "  ", prefix: str = "") -> str:
-    """Serialise `obj` (dict, list, str, bool, None, int, float, RawNumber)."""
-    if obj is None:
-        return "null"
-    if obj is True:
-        return "true"
-    if obj is False:
-        return "false"
-    if isinstance(obj, RawNumber):
-        return str(obj)
-    if isinstance(obj, str):
-        return quote(obj)
-    if isinstance(obj, (int, float)):
-        return _number(obj)
-    if isinstance(obj, dict):
+    """Serialise `obj` (dict, list, str, bool, None, int, float, RawNumber); mappings keep
+    their order. `indent` None writes compact JSON; otherwise each nested line is indented by
+    `prefix` plus one `indent` per level, with `": "` after keys."""
+    parts: list[str] = []
+    _write(obj, parts, None if indent is None else "\n" + prefix, indent or "")
+    return "".join(parts)
+
+
+def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
+    """Append `obj` to `out`; `nl` is None (compact) or a newline and `obj`'s line prefix."""
+    append = out.append
+    t = type(obj)
+    if t is dict or isinstance(obj, dict):
         if not obj:
-            return "{}"
-        if indent is None:
-            return "{" + ",".join(quote(k) + ":" + dumps(v, None) for k, v in obj.items()) + "}"
-        inner = prefix + indent
-        parts = [inner + quote(k) + ": " + dumps(v, indent, inner) for k, v in obj.items()]
-        return "{\n" + ",\n".join(parts) + "\n" + prefix + "}"
-    if isinstance(obj, (list, tuple)):
+            append("{}")
+            return
+        if nl is None:
+            inner, comma, colon, close = None, ",", ":", "}"
+            append("{")
+        else:
+            inner = nl + step
+            comma, colon, close = "," + inner, ": ", nl + "}"
+            append("{" + inner)
+        first = True
+        for k, v in obj.items():
+            if first:
+                first = False
+            else:
+                append(comma)
+            append(quote(k))
+            append(colon)
+            if type(v) is str:
+                append(quote(v))
+            else:
+                _write(v, out, inner, step)
+        append(close)
+    elif t is list or t is tuple or isinstance(obj, (list, tuple)):
         if not obj:
-            return "[]"
-        if indent is None:
-            return "[" + ",".join(dumps(v, None) for v in obj) + "]"
-        inner = prefix + indent
-        return "[\n" + ",\n".join(inner + dumps(v, indent, inner) for v in obj) + "\n" + prefix + "]"
-    raise TypeError(f"cannot serialise {type(obj).__name__} as JSON")
+            append("[]")
+            return
+        if nl is None:
+            inner, comma, close = None, ",", "]"
+            append("[")
+        else:
+            inner = nl + step
+            comma, close = "," + inner, nl + "]"
+            append("[" + inner)
+        first = True
+        for v in obj:
+            if first:
+                first = False
+            else:
+                append(comma)
+            if type(v) is str:
+                append(quote(v))
+            else:
+                _write(v, out, inner, step)
+        append(close)
+    elif obj is None:
+        append("null")
+    elif obj is True:
+        append("true")
+    elif obj is False:
+        append("false")
+    elif isinstance(obj, RawNumber):
+        append(str(obj))
+    elif isinstance(obj, str):
+        append(quote(obj))
+    elif isinstance(obj, (int, float)):
+        append(_number(obj))
+    else:
+        raise TypeError(f"cannot serialise {type(obj).__name__} as JSON")
 
 
 def loads(text: str) -> Any:
