@@ -10,17 +10,20 @@
     terraform_data.a (local-exec): <output line>
     data.x.y: Reading... / Read complete after 0s [id=x]
 
-The "Still ..." lines come from a ticker this view runs per operation in flight (terraform's
-UI owns that timer too); elapsed times are rounded to whole seconds and spelled as Go's
+The "Still ..." lines come from one ticker thread this view runs while operations are in
+flight (terraform's UI owns that timer too): every operation gets its line each `period`
+seconds after it began, as a timer of its own would give it; elapsed times are rounded to whole seconds and spelled as Go's
 `time.Duration` (`10s`, `1m30s`). Nothing is printed for a failed operation: its error is
 reported with the other diagnostics. Every method is thread-safe.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.addrs import AbsResourceInstance
 from engine.cli.ui import Ui
@@ -59,12 +62,12 @@ def truncate_id(value: str, limit: int = MAX_ID_LEN) -> str:
     return value[:half] + "..." + value[len(value) - half - (limit - 3) % 2:]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Op:
     action: Action
     id: str | None
     start: float
-    done: threading.Event = field(default_factory=threading.Event)
+    done: bool = False
 
 
 class UiHooks(Hooks):
@@ -76,6 +79,13 @@ class UiHooks(Hooks):
         self._out = threading.Lock()
         self._mu = threading.Lock()
         self._ops: dict[str, _Op] = {}
+        # The ticker's schedule: (when, order, address, operation), earliest first; `_live`
+        # counts the operations in it not yet done. The ticker thread runs while any is live.
+        self._wake = threading.Condition(self._mu)
+        self._due: list[tuple[float, int, str, _Op]] = []
+        self._order = itertools.count()
+        self._live = 0
+        self._ticker: threading.Thread | None = None
 
     def println(self, text: str) -> None:
         with self._out:
@@ -93,25 +103,67 @@ class UiHooks(Hooks):
             return
         suffix = f" [id={id}]" if id else ""
         self.println(f"[reset][bold]{addr}: {texts[0]}{suffix}[reset]")
-        op = _Op(action, id, round(time.monotonic()))
+        now = time.monotonic()
+        op = _Op(action, id, round(now))
+        key = str(addr)
         with self._mu:
-            self._ops[str(addr)] = op
-        threading.Thread(
-            target=self._tick, args=(str(addr), op), name="ui-still-running", daemon=True
-        ).start()
+            self._ops[key] = op
+            heapq.heappush(self._due, (now + self.period, next(self._order), key, op))
+            self._live += 1
+            if self._ticker is None:
+                self._ticker = threading.Thread(
+                    target=self._tick, name="ui-still-running", daemon=True
+                )
+                self._ticker.start()
+            elif self._due[0][3] is op:
+                self._wake.notify()
 
-    def _tick(self, addr: str, op: _Op) -> None:
-        still = _START[op.action][1]
-        while not op.done.wait(self.period):
-            elapsed = round(time.monotonic()) - op.start
-            ident = f"id={truncate_id(op.id)}, " if op.id else ""
-            self.println(f"[reset][bold]{addr}: {still} [{ident}{go_duration(elapsed)} elapsed][reset]")
+    def _tick(self) -> None:
+        """The ticker thread: print each live operation's "Still ..." line when it is due;
+        return once no operation is live."""
+        stop = False
+        while not stop:
+            lines: list[str] = []
+            with self._mu:
+                while True:
+                    if self._live == 0:
+                        self._due.clear()
+                        self._ticker = None
+                        stop = True
+                        break
+                    when, order, addr, op = self._due[0]
+                    if op.done:
+                        heapq.heappop(self._due)
+                        continue
+                    now = time.monotonic()
+                    if when > now:
+                        if lines:
+                            break
+                        self._wake.wait(when - now)
+                        continue
+                    heapq.heapreplace(self._due, (now + self.period, order, addr, op))
+                    still = _START[op.action][1]
+                    elapsed = round(now) - op.start
+                    ident = f"id={truncate_id(op.id)}, " if op.id else ""
+                    lines.append(
+                        f"[reset][bold]{addr}: {still} [{ident}{go_duration(elapsed)} elapsed][reset]"
+                    )
+            for line in lines:
+                self.println(line)
+
+    def _finish(self, op: _Op) -> None:
+        """Mark `op` done (the caller holds `_mu`); wake the ticker when none is live."""
+        if not op.done:
+            op.done = True
+            self._live -= 1
+            if self._live == 0:
+                self._wake.notify()
 
     def _end(self, addr: AbsResourceInstance) -> _Op | None:
         with self._mu:
             op = self._ops.pop(str(addr), None)
-        if op is not None:
-            op.done.set()
+            if op is not None:
+                self._finish(op)
         return op
 
     def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
@@ -157,7 +209,6 @@ class UiHooks(Hooks):
     def close(self) -> None:
         """Stop every ticker still running (an interrupted or failed walk)."""
         with self._mu:
-            ops = list(self._ops.values())
+            for op in self._ops.values():
+                self._finish(op)
             self._ops.clear()
-        for op in ops:
-            op.done.set()
