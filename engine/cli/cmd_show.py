@@ -60,7 +60,9 @@ def snapshot_config(pf: PlanFile) -> tuple[Any, Diagnostics]:
             for name, data in mod.files.items():
                 with open(os.path.join(directory, os.path.basename(name)), "wb") as fh:
                     fh.write(data)
-        return load_config(tmp)
+        manifest = {key: (mod.dir or ".", mod.source_addr)
+                    for key, mod in pf.config.modules.items() if key}
+        return load_config(tmp, manifest)
 
 
 def _show_plan(meta: Meta, pf: PlanFile, as_json: bool, registry: ProviderRegistry) -> int:

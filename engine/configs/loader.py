@@ -3,21 +3,26 @@
 - `module_files(dir)`: the `.tf` / `.tf.json` files of a directory in lexical order, split
   into primary and override files (`override.tf`, `*_override.tf`, and their `.tf.json`).
 - `load_module(dir)`: parse and decode them into a `Module`.
-- `load_config(root_dir)`: the root module and, recursively, every child module whose source
-  is a local path (`./x`, `../x`) or that `terraform init` recorded in
-  `.terraform/modules/modules.json`; other sources give "Module not installed".
+- `load_config(root_dir, manifest=None)`: the root module and, recursively, every child
+  module, each from the directory `init` recorded for it in `.terraform/modules/modules.json`
+  (or in `manifest`: module key -> (directory relative to `root_dir`, source address)), as
+  terraform's loader does: local sources (`./x`, `../x`) too. A call without a record gives
+  "Module not installed", a record whose directory cannot be read gives "Module not
+  installed" naming the directory, and a local source that differs from the recorded one
+  gives "Module source has changed" (`init` installs them).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from engine.configs.files import FileContents, decode_file_body
 from engine.configs.module import Module, build_module
-from engine.configs.module_calls import ModuleCall
+from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.gcpause import paused_cyclic_gc
 
@@ -144,33 +149,54 @@ class Config:
         return [c.path for c in self.walk()]
 
 
-def _manifest(root_dir: str) -> dict[str, str]:
+Manifest = dict[str, tuple[str, str]]
+
+
+def _manifest(root_dir: str) -> Manifest:
+    """module key -> (Dir, Source) from `root_dir`'s modules.json ({} when absent)."""
     path = os.path.join(root_dir, ".terraform", "modules", "modules.json")
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError):
         return {}
-    out: dict[str, str] = {}
-    for rec in data.get("Modules", []):
+    out: Manifest = {}
+    modules = data.get("Modules", []) if isinstance(data, dict) else []
+    for rec in modules:
         if isinstance(rec, dict) and "Key" in rec and "Dir" in rec:
-            out[str(rec["Key"])] = str(rec["Dir"])
+            out[str(rec["Key"])] = (str(rec["Dir"]), str(rec.get("Source", "")))
     return out
 
 
 _MAX_DEPTH = 64
+_INIT_HINT = 'Run "terraform init" to install all modules required by this configuration.'
 
 
-def _not_installed(mc: ModuleCall) -> Diagnostic:
-    return error(
-        "Module not installed",
-        'This module is not yet installed. Run "terraform init" to install all modules '
-        "required by this configuration.",
-        mc.decl_range,
-    )
+def _clean_local(source: str) -> str:
+    """A local module source as terraform normalises it (`./a/../b/` -> `./b`)."""
+    clean = posixpath.normpath(source.replace("\\", "/"))
+    if not clean.startswith("../") and clean not in (".", ".."):
+        clean = "./" + clean
+    return clean
 
 
-def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags: Diagnostics) -> None:
+def _source_changed(mc: ModuleCall, recorded: str) -> bool:
+    """Whether the call's source is not the one `init` installed. Only local sources are
+    compared (remote addresses are recorded in a normalised form groundplan does not
+    reproduce)."""
+    rec_local = is_local_source(recorded)
+    if not mc.is_local and not rec_local:
+        return False
+    if mc.is_local != rec_local:
+        return True
+    return _clean_local(mc.source) != _clean_local(recorded)
+
+
+def _not_installed(mc: ModuleCall, detail: str) -> Diagnostic:
+    return error("Module not installed", detail, mc.decl_range)
+
+
+def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagnostics) -> None:
     if len(node.path) >= _MAX_DEPTH:
         return
     for name in sorted(node.module.module_calls):
@@ -178,24 +204,21 @@ def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags:
         if not mc.source_ok:
             continue
         path = (*node.path, name)
-        key = ".".join(path)
-        if key in manifest and not mc.is_local:
-            directory = os.path.normpath(os.path.join(root_dir, manifest[key]))
-        elif mc.is_local:
-            directory = _join(node.source_dir, mc.source)
-        else:
-            diags.append(_not_installed(mc))
+        record = manifest.get(".".join(path))
+        if record is None:
+            diags.append(_not_installed(mc, "This module is not yet installed. " + _INIT_HINT))
             continue
+        rec_dir, rec_source = record
+        if _source_changed(mc, rec_source):
+            diags.append(error(
+                "Module source has changed",
+                "The source address was changed since this module was installed. "
+                + _INIT_HINT, mc.source_range or mc.decl_range))
+        directory = os.path.normpath(os.path.join(root_dir, rec_dir))
         if not os.path.isdir(directory):
-            start = mc.decl_range.start
-            diags.append(
-                error(
-                    "Unreadable module directory",
-                    f'The directory {directory} could not be read for module "{name}" at '
-                    f"{mc.decl_range.filename}:{start.line}.",
-                    mc.decl_range,
-                )
-            )
+            diags.append(_not_installed(
+                mc, f"This module's local cache directory {rec_dir} could not be read. "
+                + _INIT_HINT))
             continue
         mod, mdiags = load_module(directory)
         diags.extend(mdiags)
@@ -204,12 +227,14 @@ def _load_children(node: Config, root_dir: str, manifest: dict[str, str], diags:
         _load_children(child, root_dir, manifest, diags)
 
 
-def load_config(root_dir: str) -> tuple[Config, Diagnostics]:
-    """The whole configuration rooted at `root_dir`."""
+def load_config(root_dir: str, manifest: Manifest | None = None) -> tuple[Config, Diagnostics]:
+    """The whole configuration rooted at `root_dir` (see the module docstring); `manifest`
+    replaces the working directory's modules.json (a saved plan's configuration snapshot)."""
     # Pause cyclic GC while the (acyclic) syntax trees are built: with hundreds of thousands
     # of new nodes its repeated passes would double the loading time.
     with paused_cyclic_gc():
         mod, diags = load_module(root_dir)
         root = Config(mod)
-        _load_children(root, root_dir, _manifest(root_dir), diags)
+        _load_children(root, root_dir, _manifest(root_dir) if manifest is None else manifest,
+                       diags)
     return root, diags

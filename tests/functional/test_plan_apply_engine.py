@@ -27,6 +27,7 @@ from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState
 from engine.states.manager import StateManager
 from engine.states.state import StateFile
+from tests.modules_init import init_modules
 
 TERRAFORM = shutil.which("terraform")
 pytestmark = pytest.mark.skipif(TERRAFORM is None, reason="terraform binary not on PATH")
@@ -291,6 +292,7 @@ def _tf_plan(d: str, destroy: bool) -> dict[str, Any]:
 
 
 def _gp_plan(d: str, destroy: bool) -> dict[str, Any]:
+    assert not init_modules(d).has_errors
     cfg, diags = load_config(d)
     assert not diags.has_errors, list(diags)
     storage = LocalState(os.path.join(d, "terraform.tfstate"))

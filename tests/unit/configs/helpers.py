@@ -8,6 +8,7 @@ from pathlib import Path
 from engine.configs import Config, check_core_version, load_config
 from engine.configs.refcheck import check_references
 from engine.diags import Diagnostics
+from tests.modules_init import init_modules
 
 TERRAFORM_VERSION = "1.11.4"
 
@@ -22,11 +23,12 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def load_here(root: Path) -> tuple[Config, Diagnostics]:
-    """Load the configuration in `root` as the CLI does: from inside it, so file names in
-    diagnostics are relative (`main.tf`)."""
+    """Load the configuration in `root` as the CLI does after `init` (which installs the
+    module tree): from inside it, so file names in diagnostics are relative (`main.tf`)."""
     old = os.getcwd()
     os.chdir(root)
     try:
+        init_modules(".")
         return load_config(".")
     finally:
         os.chdir(old)

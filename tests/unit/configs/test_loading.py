@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from engine.configs import (
@@ -9,13 +10,17 @@ from engine.configs import (
     MANAGED,
     PARSE_HCL,
     PARSE_LITERAL,
+    Config,
     ProviderAddr,
+    load_config,
     load_module,
     module_files,
     parse_provider_source,
 )
+from engine.diags import Diagnostics
 from engine.hcl.ast import traversal_str
 from engine.values import NUMBER, STRING, ListType, ObjectType, Value
+from tests.modules_init import init_modules
 from tests.unit.configs.helpers import load_here, summarize, validate_here, write
 
 MAIN = """
@@ -516,3 +521,61 @@ def test_provider_source_parsing() -> None:
     assert addr is None and problem is not None and "[hostname/][namespace/]name" in problem
     addr, problem = parse_provider_source("hashicorp/terraform-provider-aws")
     assert addr is None and problem is not None and 'Did you mean "hashicorp/aws"?' in problem
+
+
+_NOT_YET = ('This module is not yet installed. Run "terraform init" to install all modules '
+            "required by this configuration.")
+
+
+def _local_call(tmp_path: Path, source: str = "./child") -> Path:
+    return write(tmp_path, {
+        "main.tf": f'module "child" {{\n  source = "{source}"\n}}\n',
+        "child/main.tf": 'output "o" {\n  value = 1\n}\n',
+        "other/main.tf": 'output "p" {\n  value = 2\n}\n',
+    })
+
+
+def _raw_load(root: Path) -> tuple[Config, Diagnostics]:
+    """Load without running init first (load_here installs the modules)."""
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        return load_config(".")
+    finally:
+        os.chdir(old)
+
+
+def test_local_module_needs_init(tmp_path: Path) -> None:
+    config, diags = _raw_load(_local_call(tmp_path))
+    assert summarize(diags) == [("error", "Module not installed", _NOT_YET, 1, 1)]
+    assert config.children == {}
+    assert not init_modules(tmp_path).has_errors
+    config, diags = _raw_load(tmp_path)
+    assert not diags and list(config.children["child"].module.outputs) == ["o"]
+
+
+def test_local_module_source_changed_since_init(tmp_path: Path) -> None:
+    _local_call(tmp_path)
+    assert not init_modules(tmp_path).has_errors
+    write(tmp_path, {"main.tf": 'module "child" {\n  source = "./child/"\n}\n'})
+    assert not _raw_load(tmp_path)[1]  # the same path, written differently
+    write(tmp_path, {"main.tf": 'module "child" {\n  source = "./other/../other"\n}\n'})
+    config, diags = _raw_load(tmp_path)
+    assert summarize(diags) == [(
+        "error", "Module source has changed",
+        "The source address was changed since this module was installed. Run \"terraform "
+        'init" to install all modules required by this configuration.', 2, 12)]
+    # terraform still loads the installed directory
+    assert list(config.children["child"].module.outputs) == ["o"]
+
+
+def test_installed_module_directory_gone(tmp_path: Path) -> None:
+    _local_call(tmp_path)
+    assert not init_modules(tmp_path).has_errors
+    (tmp_path / "child" / "main.tf").rename(tmp_path / "other" / "moved.tf")
+    (tmp_path / "child").rmdir()
+    _config, diags = _raw_load(tmp_path)
+    assert summarize(diags) == [(
+        "error", "Module not installed",
+        "This module's local cache directory child could not be read. Run \"terraform init\" "
+        "to install all modules required by this configuration.", 1, 1)]

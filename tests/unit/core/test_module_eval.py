@@ -8,6 +8,7 @@ from engine.configs import load_config
 from engine.core import evaluate_root, root_instance
 from engine.diags import Diagnostics
 from engine.values import SENSITIVE, number, string
+from tests.modules_init import init_modules
 
 
 def load(tmp_path: Path, files: dict[str, str]):  # type: ignore[no-untyped-def]
@@ -15,6 +16,7 @@ def load(tmp_path: Path, files: dict[str, str]):  # type: ignore[no-untyped-def]
         p = tmp_path / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
+    init_modules(tmp_path)
     config, diags = load_config(str(tmp_path))
     assert not diags.has_errors, [d.summary for d in diags]
     return config

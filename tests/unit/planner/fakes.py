@@ -29,6 +29,7 @@ from engine.states import LocalState
 from engine.states.manager import StateManager
 from engine.states.state import StateFile
 from engine.values import STRING, Value, object_, string, unknown
+from tests.modules_init import init_modules
 
 TEST_PROVIDER = ProviderAddr("registry.terraform.io", "hashicorp", "test")
 
@@ -163,11 +164,14 @@ class Harness:
         self.write(files)
 
     def write(self, files: dict[str, str]) -> None:
+        """Write `files` and run `init`'s module installation, as a user does after
+        changing module calls."""
         for name, text in files.items():
             path = os.path.join(self.dir, name)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as f:
                 f.write(text)
+        init_modules(self.dir)
 
     def manager(self) -> StateManager:
         return StateManager(LocalState(os.path.join(self.dir, "terraform.tfstate")),

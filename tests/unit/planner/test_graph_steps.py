@@ -9,6 +9,7 @@ from engine.configs.loader import load_config
 from engine.graph.builder import build_graph, plan_steps
 from engine.graph.builder_nodes import CALL, LOCAL, OUTPUT, RESOURCE, VAR, Node
 from engine.graph.steps import ConfigStep, ModuleExpansionStep, ReferencesStep
+from tests.modules_init import init_modules
 
 ROOT = Module()
 
@@ -18,6 +19,7 @@ def _config(tmp_path: Path, text: str, mod: str = "") -> object:
     if mod:
         (tmp_path / "mod").mkdir()
         (tmp_path / "mod" / "main.tf").write_text(mod)
+    init_modules(tmp_path)
     cfg, diags = load_config(str(tmp_path))
     assert not diags.has_errors, [str(d) for d in diags]
     return cfg

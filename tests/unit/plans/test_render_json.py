@@ -13,6 +13,7 @@ from engine.plans.render_json_config import config_to_json
 from engine.plans.render_json_state import state_to_json
 from engine.states import read_state
 from engine.values.json import dumps, loads
+from tests.modules_init import installed_manifest
 from tests.unit.plans.oracle_plans import ORACLE, SCHEMAS, load_doc, plan_from_doc, state_from_doc
 
 CASES = ["create", "update", "replace", "replace2", "delete", "nochange", "counts", "sens",
@@ -28,7 +29,7 @@ def test_plan_json_matches_terraform(case: str) -> None:
     doc = load_doc(case)
     plan = plan_from_doc(doc)
     rel = [(r["resource"], r["attribute"]) for r in doc.get("relevant_attributes", [])]
-    config, diags = load_config(str(ORACLE / case))
+    config, diags = load_config(str(ORACLE / case), installed_manifest(ORACLE / case))
     assert not diags.has_errors
     ours = _norm(plan_to_json(plan, state_from_doc(doc), config, SCHEMAS, relevant_attributes=rel))
     expected = doc
@@ -41,7 +42,7 @@ def test_plan_json_matches_terraform(case: str) -> None:
 def test_configuration_matches_terraform(case: str) -> None:
     doc = load_doc(case)
     root = ORACLE / case
-    config, diags = load_config(str(root))
+    config, diags = load_config(str(root), installed_manifest(root))
     assert not diags.has_errors, [d.summary for d in diags]
     assert _norm(config_to_json(config, SCHEMAS)) == doc["configuration"]
 
