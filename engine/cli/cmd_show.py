@@ -25,19 +25,11 @@ from engine.plans.render_json_state import state_to_json
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile, gojson
-from engine.states.codec import encode_value
 
 
 def state_json(sf: StateFile | None, schemas: Schemas | None = None) -> dict[str, Any]:
-    """Terraform's JSON representation of a state (`show -json`); output values keep their
-    exact JSON numbers (the state codec's encoding)."""
-    doc = state_to_json(sf, schemas or {})
-    outputs = doc.get("values", {}).get("outputs")
-    if sf is not None and outputs:
-        for name, ov in sf.state.outputs.items():
-            if name in outputs:
-                outputs[name]["value"] = encode_value(ov.value.unmark_deep()[0])
-    return doc
+    """Terraform's JSON representation of a state (`show -json`); numbers are exact."""
+    return state_to_json(sf, schemas or {})
 
 
 def _plan_providers(pf: PlanFile) -> list[Any]:

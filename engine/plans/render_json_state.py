@@ -24,6 +24,7 @@ from engine.addrs import (
 from engine.addrs.keys import key_str
 from engine.plans.diff_schemas import Schemas, resource_schema
 from engine.plans.render_json_values import (
+    exact_numbers,
     marshal,
     marshal_attributes,
     sensitive_as_bool,
@@ -33,7 +34,6 @@ from engine.plugin.paths import AttributePath
 from engine.plugin.schema import Block, mark_paths
 from engine.states import Resource, ResourceInstanceObject, StateFile
 from engine.states.codec import decode_value
-from engine.states.gojson import RawNumber
 from engine.values import Value, implied_type, type_from_json
 from engine.values.json import value_from_json
 
@@ -93,19 +93,7 @@ def _state_path(raw: Any) -> AttributePath | None:
 
 
 def _plain(data: Any) -> Any:
-    if isinstance(data, RawNumber):
-        text = str(data)
-        try:
-            return int(text)
-        except ValueError:
-            from engine.values.json import JSONNumber
-
-            return JSONNumber(text)
-    if isinstance(data, list):
-        return [_plain(e) for e in data]
-    if isinstance(data, dict):
-        return {k: _plain(e) for k, e in data.items()}
-    return data
+    return exact_numbers(data)
 
 
 def decode_object(obj: ResourceInstanceObject, block: Block | None) -> Value:

@@ -1,6 +1,8 @@
 """Value transforms behind Terraform's JSON plan and state formats (jsonplan, jsonstate).
 
-- `marshal(v)`: a wholly known value as JSON data (marks dropped, numbers exact);
+- `marshal(v)`: a wholly known value as JSON data (marks dropped, numbers exact: `int`, or
+  `ExactNumber` for the others, which both `engine.values.json.dumps` and the CLI's
+  order-keeping `engine.states.gojson.dumps` write unquoted, as terraform writes numbers);
 - `omit_unknowns(v)`: the value with unknowns removed from objects and maps and replaced by
   nulls in sequences (None when `v` itself is unknown);
 - `unknown_as_bool(v)`: `after_unknown`: `true` where unknown, objects keep only the non-false
@@ -17,16 +19,42 @@ from typing import Any
 
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.schema import Block, mark_sensitive
+from engine.states.gojson import RawNumber
 from engine.values import SENSITIVE, TupleType, Value
-from engine.values.json import value_to_json
+from engine.values.json import JSONNumber, value_to_json
 from engine.values.types import ListType, MapType, ObjectType, SetType
 from engine.values.value import UNKNOWN
+
+
+class ExactNumber(JSONNumber, RawNumber):
+    """A non-integer JSON number literal (engine.values.numbers' exact text, e.g. `0.3` or a
+    155-digit decimal) that every JSON writer of groundplan writes as a number."""
+
+    __slots__ = ()
+
+
+def exact_numbers(data: Any) -> Any:
+    """JSON data with every `JSONNumber` / `RawNumber` literal that is not an integer as an
+    `ExactNumber` (integers as `int`); other data unchanged."""
+    if isinstance(data, ExactNumber):
+        return data
+    if isinstance(data, (JSONNumber, RawNumber)):
+        text = str.__str__(data)
+        try:
+            return int(text)
+        except ValueError:
+            return ExactNumber(text)
+    if isinstance(data, list):
+        return [exact_numbers(e) for e in data]
+    if isinstance(data, dict):
+        return {k: exact_numbers(e) for k, e in data.items()}
+    return data
 
 
 def marshal(v: Value) -> Any:
     """`v` (wholly known, marks anywhere ignored) as JSON data: ctyjson.Marshal."""
     plain, _ = v.unmark_deep()
-    return value_to_json(plain)
+    return exact_numbers(value_to_json(plain))
 
 
 def omit_unknowns(v: Value) -> Value | None:
@@ -105,7 +133,7 @@ def marshal_attributes(v: Value) -> dict[str, Any] | None:
     plain, _ = v.unmark_deep()
     if plain.v is None or plain.v is UNKNOWN or not isinstance(plain.v, dict):
         return None
-    return {k: value_to_json(e) for k, e in plain.v.items()}
+    return {k: exact_numbers(value_to_json(e)) for k, e in plain.v.items()}
 
 
 def path_json(path: AttributePath | Iterable[Any]) -> list[Any]:

@@ -69,3 +69,20 @@ def test_unknown_schema_falls_back_to_json_types() -> None:
     doc = _norm(state_to_json(sf, {}))
     res = doc["values"]["root_module"]["resources"][0]
     assert res["values"]["input"] == {"value": 0, "type": "number"}
+
+
+def test_marshal_writes_numbers_unquoted_with_both_writers() -> None:
+    from engine.plans.render_json_values import marshal
+    from engine.states import gojson
+    from engine.values import Value
+    from engine.values.numbers import div, parse_number
+    from engine.values.types import NUMBER, ListType
+
+    third = Value(NUMBER, div(1, 3))
+    v = Value(ListType(NUMBER), [Value(NUMBER, parse_number("0.3")), third, Value(NUMBER, 5)])
+    data = marshal(v)
+    third_text = "0." + "3" * 154 + "5"
+    expected = f"[0.3,{third_text},5]"
+    assert gojson.dumps(data, indent=None) == expected  # what `show -json` writes
+    assert dumps(data) == expected
+    assert loads(dumps(data)) == data
