@@ -10,11 +10,13 @@ configuration with what is known now → preconditions → PlanResourceChange ag
 plan must be compatible with the saved one ("Provider produced inconsistent final plan") →
 record the intent → ApplyResourceChange → the result must match the plan ("Provider produced
 inconsistent result after apply") → creation-time provisioners (a failure taints the new
-object) → record the result → postconditions. A create_before_destroy replacement first
+object) → the post-apply hook ("Creation complete", after the provisioners as in terraform)
+→ record the result → postconditions. A create_before_destroy replacement first
 deposes the current object (the "destroy" step of that deposed object removes it later).
 
-For kind "destroy": destroy-time provisioners (a failure keeps the object), then
-ApplyResourceChange with a null planned state, and the object leaves the state.
+For kind "destroy": the pre-apply hook ("Destroying..."), destroy-time provisioners (a failure
+keeps the object), then ApplyResourceChange with a null planned state, and the object leaves
+the state.
 """
 
 from __future__ import annotations
@@ -175,26 +177,27 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
         resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
             res.type, prior.unmark_deep()[0], planned, config.unmark_deep()[0],
             planned_private))
-    diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
-    new = resp.new_state
-    failed = resp.diagnostics.has_errors
-    if not failed and not resp.legacy_type_system:  # terraform only logs these for legacy SDKs
-        for p in assert_object_compatible(block, planned, new):
-            diags.append(error(
-                "Provider produced inconsistent result after apply",
-                f"When applying changes to {addr}, provider \"{b.addr}\" produced an "
-                f"unexpected new value: {p}." + BUG))
-    new_marked = _marked(b, new, config) if not new.is_null else new
+        diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
+        new = resp.new_state
+        failed = resp.diagnostics.has_errors
+        if not failed and not resp.legacy_type_system:  # terraform only logs these for legacy SDKs
+            for p in assert_object_compatible(block, planned, new):
+                diags.append(error(
+                    "Provider produced inconsistent result after apply",
+                    f"When applying changes to {addr}, provider \"{b.addr}\" produced an "
+                    f"unexpected new value: {p}." + BUG))
+        new_marked = _marked(b, new, config) if not new.is_null else new
+        tainted = failed and action in (Action.CREATE, Action.DELETE_THEN_CREATE,
+                                        Action.CREATE_THEN_DELETE)
+        if not failed and res.provisioners and action in (
+            Action.CREATE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE
+        ):
+            more = _provision(ctx, res, addr, roots, new_marked, "create")
+            diags.extend(more)
+            tainted = more.has_errors
+    # as terraform's PostApply hook: after the creation-time provisioners, their time included
     first_err = next((d for d in diags if d.is_error), None)
     ctx.hooks.post_apply(addr, action, _id_of(new_marked), time.monotonic() - start, first_err)
-    tainted = failed and action in (Action.CREATE, Action.DELETE_THEN_CREATE,
-                                    Action.CREATE_THEN_DELETE)
-    if not failed and res.provisioners and action in (
-        Action.CREATE, Action.DELETE_THEN_CREATE, Action.CREATE_THEN_DELETE
-    ):
-        more = _provision(ctx, res, addr, roots, new_marked, "create")
-        diags.extend(more)
-        tainted = more.has_errors
     if new.is_null:
         diags.extend(ctx.manager.record_result(addr, seq, None if not failed else current,
                                                status="error" if failed else "ok"))
@@ -291,21 +294,26 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
     diags.extend(more)
     if prior is None:
         return result
-    if res is not None and any(p.when == "destroy" for p in res.provisioners) and not dk \
-            and obj.status != "tainted":
-        roots = _destroy_roots(addr)
-        more = _provision(ctx, res, addr, roots, prior, "destroy")
-        diags.extend(more)
-        if more.has_errors:
-            return result
-    seq, more = ctx.manager.record_intent(addr, "delete", dk)
-    diags.extend(more)
-    if more.has_errors:
-        return result
+    # as terraform: "Destroying..." (PreApply) comes before the destroy-time provisioners, and
+    # a provisioner failure ends the operation (PostApply with the error, object kept)
     ctx.hooks.pre_apply(addr, Action.DELETE, _id_of(prior))
     start = time.monotonic()
-    empty = null(b.schema.block.implied_type())
     with _running(ctx, addr, Action.DELETE):
+        if res is not None and any(p.when == "destroy" for p in res.provisioners) and not dk \
+                and obj.status != "tainted":
+            more = _provision(ctx, res, addr, _destroy_roots(addr), prior, "destroy")
+            diags.extend(more)
+            if more.has_errors:
+                ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior),
+                                     time.monotonic() - start, more.errors[0])
+                return result
+        seq, more = ctx.manager.record_intent(addr, "delete", dk)
+        diags.extend(more)
+        if more.has_errors:
+            ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior), time.monotonic() - start,
+                                 more.errors[0])
+            return result
+        empty = null(b.schema.block.implied_type())
         resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
             addr.resource.type, prior.unmark_deep()[0], empty, empty, private_bytes(obj)))
     diags.extend(resp.diagnostics)

@@ -334,3 +334,34 @@ def test_killed_apply_leaves_a_journal_the_next_plan_recovers(tmp_path: Path) ->
     assert "terraform_data.fast will be created" not in g.stdout
     listed = run("groundplan", tmp_path, "state", "list").stdout.splitlines()
     assert "terraform_data.fast" in listed
+
+
+PROVISIONED_TF = """
+resource "terraform_data" "p" {
+  input = "x"
+  provisioner "local-exec" {
+    command = "echo created"
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "echo destroying"
+  }
+}
+"""
+
+
+def test_completion_lines_follow_the_provisioners(dirs: dict[str, Path]) -> None:
+    """`Creation complete` comes after the creation-time provisioners' output, and
+    `Destroying...` before the destroy-time ones, in terraform's order (`same` sorts the
+    progress lines, so the order is checked here)."""
+    for d in dirs.values():
+        (d / "main.tf").write_text(PROVISIONED_TF)
+    g = same(dirs, "apply", "-auto-approve", "-no-color")
+    lines = [line for line in g.stdout.splitlines() if line.startswith("terraform_data.p")]
+    assert lines[-2:] == ["terraform_data.p (local-exec): created",
+                          lines[-1]] and "Creation complete" in lines[-1]
+    g = same(dirs, "destroy", "-auto-approve", "-no-color")
+    lines = [line for line in g.stdout.splitlines()
+             if line.startswith("terraform_data.p") and "Refreshing state" not in line]
+    assert "Destroying..." in lines[0] and "Destruction complete" in lines[-1]
+    assert "terraform_data.p (local-exec): destroying" in lines[1:-1]
