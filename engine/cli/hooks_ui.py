@@ -32,6 +32,7 @@ from engine.plans.hooks import Hooks
 from engine.plans.model import Action
 
 PERIOD = 10.0
+LINGER = 0.05  # the idle ticker thread waits min(period / 5, LINGER) s for a next operation
 MAX_ID_LEN = 80
 
 _START = {
@@ -80,12 +81,15 @@ class UiHooks(Hooks):
         self._mu = threading.Lock()
         self._ops: dict[str, _Op] = {}
         # The ticker's schedule: (when, order, address, operation), earliest first; `_live`
-        # counts the operations in it not yet done. The ticker thread runs while any is live.
+        # counts the operations in it not yet done. The ticker thread runs while any is live
+        # and lingers min(period / 5, LINGER) seconds after, unless `close` stops it.
         self._wake = threading.Condition(self._mu)
         self._due: list[tuple[float, int, str, _Op]] = []
         self._order = itertools.count()
         self._live = 0
         self._ticker: threading.Thread | None = None
+        self._closed = False
+        self._begun = 0  # operations begun so far (the idle ticker lingers while this moves)
 
     def println(self, text: str) -> None:
         with self._out:
@@ -107,6 +111,8 @@ class UiHooks(Hooks):
         op = _Op(action, id, round(now))
         key = str(addr)
         with self._mu:
+            self._closed = False
+            self._begun += 1
             self._ops[key] = op
             heapq.heappush(self._due, (now + self.period, next(self._order), key, op))
             self._live += 1
@@ -120,7 +126,7 @@ class UiHooks(Hooks):
 
     def _tick(self) -> None:
         """The ticker thread: print each live operation's "Still ..." line when it is due;
-        return once no operation is live."""
+        return once no operation has been live for a while (see `__init__`) or on `close`."""
         stop = False
         while not stop:
             lines: list[str] = []
@@ -128,6 +134,13 @@ class UiHooks(Hooks):
                 while True:
                     if self._live == 0:
                         self._due.clear()
+                        if lines:
+                            break
+                        if not self._closed:
+                            begun = self._begun
+                            self._wake.wait(min(self.period / 5, LINGER))
+                            if self._live or self._begun != begun:
+                                continue
                         self._ticker = None
                         stop = True
                         break
@@ -212,3 +225,5 @@ class UiHooks(Hooks):
             for op in self._ops.values():
                 self._finish(op)
             self._ops.clear()
+            self._closed = True
+            self._wake.notify()
