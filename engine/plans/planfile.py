@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.diags import Diagnostics, error
+from engine.hcl.gcpause import paused_cyclic_gc
 from engine.plans.codec import CodecError, decode_plan, encode_plan
 from engine.plans.model import Plan
 from engine.states import StateFile, read_state, write_state
@@ -151,7 +152,10 @@ def write_planfile(
     any existing file at `path` untouched."""
     diags = Diagnostics()
     try:
-        payload = _archive(plan, prior_state, prev_state, config_snapshot, lock_file_text)
+        # The encoded plan is a large acyclic tree freed by reference counting: pausing the
+        # cyclic collector saves its repeated passes over it (up to half the time).
+        with paused_cyclic_gc():
+            payload = _archive(plan, prior_state, prev_state, config_snapshot, lock_file_text)
         if encrypt is not None:
             payload = encrypt(payload)
     except Exception as exc:  # encoding or the encryption hook failed: report, write nothing

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.addrs import ResourceMode
+from engine.hcl.gcpause import paused_cyclic_gc
 from engine.plans.diff import CREATE, NOOP, Diff, diff_block, diff_output
 from engine.plans.diff_change import Change
 from engine.plans.diff_schemas import Schemas, resource_schema
@@ -245,7 +246,18 @@ def render_plan(
     schemas: Schemas,
     relevant_attributes: Iterable[tuple[Any, Any]] = (),
 ) -> str:
-    """The plan as `terraform show PLANFILE -no-color` prints it."""
+    """The plan as `terraform show PLANFILE -no-color` prints it. The cyclic garbage collector
+    is paused meanwhile (engine.hcl.gcpause): the diff trees are acyclic and freed by
+    reference counting, and its passes over the whole plan cost ~30% of the rendering."""
+    with paused_cyclic_gc():
+        return _render_plan(plan, schemas, relevant_attributes)
+
+
+def _render_plan(
+    plan: Plan,
+    schemas: Schemas,
+    relevant_attributes: Iterable[tuple[Any, Any]],
+) -> str:
     relevant: dict[str, list[tuple[Any, ...]]] = {}
     for res, path in relevant_attributes:
         relevant.setdefault(str(res), []).append(tuple(path_json(path)))
