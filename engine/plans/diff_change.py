@@ -16,6 +16,8 @@ ALWAYS: Paths | None = None  # relevant-attribute matcher that matches everythin
 
 
 def _child_paths(paths: Paths, key: Any) -> Paths:
+    if not paths:
+        return ()
     return tuple(p[1:] for p in paths if p and p[0] == key)
 
 
@@ -57,7 +59,8 @@ class Change:
 
     def replace_matches(self) -> bool:
         """Whether this value itself is one of the replace paths."""
-        return any(len(p) == 0 for p in self.replace_paths)
+        paths = self.replace_paths
+        return bool(paths) and any(len(p) == 0 for p in paths)
 
     def relevant_partial(self) -> bool:
         """Whether any relevant attribute lies at or under this value."""

@@ -130,8 +130,15 @@ def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
             append(_escape_string(k))
             append(colon)
             v = obj[k]
-            if type(v) is str:
+            tv = type(v)
+            if tv is str:
                 append(_escape_string(v))
+            elif v is None:
+                append("null")
+            elif tv is bool:
+                append("true" if v else "false")
+            elif tv is int and -_LIMIT < v < _LIMIT:
+                append(str(v))
             else:
                 _write(v, out, inner, step)
         append(close)
@@ -152,8 +159,15 @@ def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
                 first = False
             else:
                 append(comma)
-            if type(v) is str:
+            tv = type(v)
+            if tv is str:
                 append(_escape_string(v))
+            elif v is None:
+                append("null")
+            elif tv is bool:
+                append("true" if v else "false")
+            elif tv is int and -_LIMIT < v < _LIMIT:
+                append(str(v))
             else:
                 _write(v, out, inner, step)
         append(close)
