@@ -119,8 +119,15 @@ def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
                 append(comma)
             append(quote(k))
             append(colon)
-            if type(v) is str:
+            tv = type(v)
+            if tv is str:
                 append(quote(v))
+            elif v is None:
+                append("null")
+            elif tv is bool:
+                append("true" if v else "false")
+            elif tv is int or tv is RawNumber:
+                append(str(v))
             else:
                 _write(v, out, inner, step)
         append(close)
@@ -141,8 +148,15 @@ def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
                 first = False
             else:
                 append(comma)
-            if type(v) is str:
+            tv = type(v)
+            if tv is str:
                 append(quote(v))
+            elif v is None:
+                append("null")
+            elif tv is bool:
+                append("true" if v else "false")
+            elif tv is int or tv is RawNumber:
+                append(str(v))
             else:
                 _write(v, out, inner, step)
         append(close)
