@@ -25,6 +25,7 @@ today, remote backends later.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import threading
 from collections.abc import Iterator
@@ -101,6 +102,7 @@ class StateManager:
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
         self._background_diags = Diagnostics()
+        self._frozen = False
 
     # ------------------------------------------------------------------------ locking
     def lock(self, operation: str, timeout: float = 0.0, info: str = "") -> Diagnostics:
@@ -114,6 +116,7 @@ class StateManager:
     def unlock(self) -> Diagnostics:
         """Release the lock if held (stopping the snapshot timer first)."""
         self._stop_timer()
+        self._thaw()
         if self.locker is None or not self._lock_id:
             return Diagnostics()
         lock_id, self._lock_id = self._lock_id, ""
@@ -187,7 +190,9 @@ class StateManager:
     def begin_apply(self, state: State | None = None) -> Diagnostics:
         """Start recording: the working state (default: the persisted one) and the journal.
 
-        Refuses to start while a journal from an earlier run exists (`recover` it first).
+        Refuses to start while a journal from an earlier run exists (`recover` it first). Once
+        started, the objects alive are kept out of the cyclic GC's passes (`gc.freeze`) until
+        `finish` or `unlock`.
         """
         diags = Diagnostics()
         if os.path.exists(self.journal_path):
@@ -216,8 +221,19 @@ class StateManager:
         diags.extend(self._journal.open())
         if diags.has_errors:
             return diags
+        # Everything alive now (configuration, plan, prior state) outlives the apply: keep the
+        # cyclic collector's full passes off it until `finish` or `unlock` (gc.freeze; ~10% of an
+        # apply of 5,000 instances). Objects made during the apply are collected as usual.
+        gc.freeze()
+        self._frozen = True
         self._start_timer()
         return diags
+
+    def _thaw(self) -> None:
+        """Undo `begin_apply`'s gc.freeze: the frozen objects go to the oldest generation."""
+        if self._frozen:
+            self._frozen = False
+            gc.unfreeze()
 
     @property
     def sync(self) -> SyncState:
@@ -326,6 +342,7 @@ class StateManager:
         if self._journal is not None:
             diags.extend(self._journal.delete())
             self._journal = None
+        self._thaw()
         return diags
 
     def _save_errored(self, state: State, failure: Diagnostics) -> Diagnostics:
