@@ -1,10 +1,12 @@
 """What `validate` (and the validation step of `plan`/`apply`) reports for a configuration.
 
-First the static reference check of every module (`engine.configs.refcheck`), then, for a
-configuration without resources, an evaluation of the root module with unknown inputs
-(`engine.core`), whose diagnostics are kept unless they repeat a reference problem already
-reported for the same place. A configuration with resources is evaluated by the planner
-instead, which knows the resources' schemas.
+First the static reference check of every module (`engine.configs.refcheck`; with a provider
+registry, references to resource attributes are checked against the resource types' schemas
+too), then, for a configuration without resources, an evaluation of the root module with
+unknown inputs (`engine.core`), whose diagnostics are kept unless they repeat a reference
+problem already reported for the same place. A configuration with resources has each resource
+block validated against its schema and by its provider (`engine.plans.validate`) when the
+references are fine; its expressions are evaluated by the planner.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from engine.core import evaluate_root
 from engine.diags import Diagnostic, Diagnostics
+from engine.plugin.registry import ProviderRegistry
 
 
 def _key(d: Diagnostic) -> tuple[Any, ...]:
@@ -28,14 +31,18 @@ def _overlaps(a: Diagnostic, b: Diagnostic) -> bool:
     return ra.start_offset < rb.end_offset and rb.start_offset < ra.end_offset
 
 
-def check_config(config: Any, cwd: str) -> Diagnostics:
-    """Reference problems, then evaluation problems that are not repeats of them."""
+def check_config(config: Any, cwd: str, registry: ProviderRegistry | None = None) -> Diagnostics:
+    """Reference problems, then evaluation problems that are not repeats of them (or, for a
+    configuration with resources and a `registry`, the resources' schema problems)."""
     from engine.configs.refcheck import check_references
+    from engine.plans.validate import resource_ref_check, validate_resources
 
     diags = Diagnostics()
-    refs = check_references(config)
+    refs = check_references(config, resource_ref_check(registry) if registry else None)
     diags.extend(refs)
     if _declares_resources(config):
+        if registry is not None and not refs.has_errors:
+            diags.extend(validate_resources(config, registry))
         return diags
     _, evaluated = evaluate_root(config, {}, cwd, for_validation=True)
     seen = {_key(d) for d in diags}

@@ -11,15 +11,23 @@ from engine.cli.args import FlagSet
 from engine.cli.checking import check_config
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, to_json
+from engine.plugin.loader import PluginRegistry
+from engine.plugin.registry import ProviderRegistry
 from engine.states import gojson
 
 
 def validate_config(meta: Meta) -> Diagnostics:
-    """Every problem `validate` reports for the configuration in the working directory."""
+    """Every problem `validate` reports for the configuration in the working directory;
+    resources are checked against the schemas of their providers (the built-in one, and
+    installed plugins)."""
     config, diags = meta.load_config()
     if diags.has_errors or config is None:
         return diags
-    diags.extend(check_config(config, meta.cwd))
+    registry: ProviderRegistry = PluginRegistry(meta.cwd)
+    try:
+        diags.extend(check_config(config, meta.cwd, registry))
+    finally:
+        registry.close()
     return diags
 
 

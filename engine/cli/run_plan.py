@@ -91,8 +91,9 @@ def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
         session.diagnostics(diags)
         return None
     from engine.configs.refcheck import check_references
+    from engine.plans.validate import resource_ref_check
 
-    static = check_references(config)
+    static = check_references(config, resource_ref_check(session.registry))
     if static.has_errors:
         session.diagnostics([*diags, *(d for d in static if d.is_error)])
         return None

@@ -6,11 +6,15 @@ knows the context (whether `count`, `each` and `self` are available) and reports
 variables, locals, resources, modules and module outputs, misuse of `count`/`each`/`self`,
 invalid `path`/`terraform` attributes, malformed references, bad `depends_on` entries, and
 module call arguments that the child module does not declare (or required ones it misses).
-Diagnostics come out in source order.
+With `resource_refs`, the attribute steps after each reference to a resource are checked too
+(against the resource type's schema, by the caller: "Unsupported attribute"), when the
+reference's instance key matches the resource's repetition. Diagnostics come out in source
+order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.configs.exprs import expr_as_keyword, variables
@@ -20,7 +24,7 @@ from engine.configs.refs import DATA, EPHEMERAL, MANAGED, Reference, parse_ref
 from engine.configs.resources import Resource
 from engine.configs.syntax import missing_item_range, name_suggestion
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.hcl.ast import Block, Body, Expr, Traversal
+from engine.hcl.ast import Block, Body, Expr, Traversal, TraverseAttr
 from engine.hcl.source import Range
 
 
@@ -36,10 +40,15 @@ class Ctx:
 
 _NONE = Ctx()
 
+# (module config, resource, traversal steps after the resource or instance) -> problems
+ResourceRefCheck = Callable[[Config, Resource, Traversal], Diagnostics]
+
 
 class _Checker:
-    def __init__(self, node: Config, failed: set[tuple[str, ...]] | None = None) -> None:
+    def __init__(self, node: Config, failed: set[tuple[str, ...]] | None = None,
+                 resource_refs: ResourceRefCheck | None = None) -> None:
         self.node = node
+        self.resource_refs = resource_refs
         # module paths whose own checks (or whose call's arguments) failed: terraform does not
         # get as far as evaluating their outputs, so it reports nothing about them
         self.failed: set[tuple[str, ...]] = failed if failed is not None else set()
@@ -201,6 +210,39 @@ class _Checker:
                 "this context.",
                 ref.range,
             )
+            return
+        if self.resource_refs is not None:
+            self.resource_instance_ref(ref, r)
+
+    def resource_instance_ref(self, ref: Reference, r: Resource) -> None:
+        """terraform's evaluation-time static checks of a resource reference: the instance
+        key against the resource's repetition, the removed `count` attribute, and the
+        remaining steps against the schema (`resource_refs`)."""
+        addr = ref.resource_key
+        if ref.has_key:
+            if r.count is None and r.for_each is None:
+                self._err(
+                    "Unexpected resource instance key",
+                    f'Because {addr} does not have "count" or "for_each" set, references to it '
+                    "must not include an index key. Remove the bracketed index to refer to the "
+                    "single instance of this resource.", ref.range)
+        elif ref.remaining:
+            for meta, example in (("count", "count.index"), ("for_each", "each.key")):
+                if getattr(r, meta) is not None:
+                    self._err(
+                        "Missing resource instance key",
+                        f'Because {addr} has "{meta}" set, its attributes must be accessed on '
+                        "specific instances.\n\nFor example, to correlate with indices of a "
+                        f"referring resource, use:\n    {addr}[{example}]", ref.range)
+        first = ref.remaining[0] if ref.remaining else None
+        if isinstance(first, TraverseAttr) and first.name == "count":
+            self._err(
+                "Invalid resource count attribute",
+                'The special "count" attribute is no longer supported after Terraform v0.12. '
+                f"Instead, use length({addr}) to inspect the number of instances.", ref.range)
+            return
+        assert self.resource_refs is not None
+        self.out.extend(self.resource_refs(self.node, r, ref.remaining))
 
     def output_condition(self, expr: Expr | None) -> None:
         """An output precondition: besides the usual checks, evaluating `self` there finds no
@@ -355,10 +397,11 @@ class _Checker:
                 )
 
 
-def check_module_references(node: Config, failed: set[tuple[str, ...]] | None = None) -> Diagnostics:
+def check_module_references(node: Config, failed: set[tuple[str, ...]] | None = None,
+                            resource_refs: ResourceRefCheck | None = None) -> Diagnostics:
     """Reference problems in one module of the tree, in source order. `failed` holds the
     paths of modules already known to have errors (their outputs are not checked)."""
-    checker = _Checker(node, failed)
+    checker = _Checker(node, failed, resource_refs)
     checker.module()
     return Diagnostics(sorted(checker.out, key=_position))
 
@@ -369,15 +412,17 @@ def _position(d: Diagnostic) -> tuple[str, int]:
     return (d.subject.filename, d.subject.start_offset)
 
 
-def check_references(config: Config) -> Diagnostics:
-    """Reference problems in every module of the configuration tree."""
+def check_references(config: Config, resource_refs: ResourceRefCheck | None = None
+                     ) -> Diagnostics:
+    """Reference problems in every module of the configuration tree (see the module
+    docstring for `resource_refs`)."""
     diags = Diagnostics()
     failed: set[tuple[str, ...]] = set()
 
     def visit(node: Config) -> None:
         for name in sorted(node.children):
             visit(node.children[name])
-        found = check_module_references(node, failed)
+        found = check_module_references(node, failed, resource_refs)
         if found.has_errors:
             failed.add(node.path)
         diags.extend(found)

@@ -1,0 +1,197 @@
+"""Validating resources against their provider schemas (terraform's validate walk).
+
+- `static_validate_traversal(block, steps)`: terraform's configschema StaticValidateTraversal:
+  the attribute/index steps after a resource reference (`terraform_data.a.nonexistent`)
+  checked against the resource type's schema: "Unsupported attribute" (with a "Did you mean"
+  suggestion), "Invalid index operation" on a block, the nested block rules (sets cannot be
+  indexed, lists need a numeric index), and, past an attribute, HCL's own traversal errors on
+  an unknown value of the attribute's type.
+- `resource_ref_check(registry)`: for `engine.configs.refcheck.check_references`: a function
+  (module config, resource, steps after a reference to it) -> `static_validate_traversal` of
+  the steps against the resource type's schema (nothing when the provider's schema is not
+  available: the plan reports that).
+- `validate_resources(config, registry)`: each resource block of every module decoded against
+  its schema (Unsupported argument, Missing required argument, Unsupported block type, block
+  counts, wrong types of arguments that need nothing else to be evaluated) and, when that
+  succeeds, the provider's ValidateResourceConfig / ValidateDataResourceConfig on the decoded
+  object, whose unevaluated arguments are unknown — what `validate` reports for resources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.configs.exprs import variables
+from engine.core.body import decode_body
+from engine.diags import Diagnostics, error, warning
+from engine.graph.steps import provider_addr_for
+from engine.hcl.ast import Expr, Traversal, TraverseAttr, TraverseIndex
+from engine.lang.eval_traversal import traverse_rel
+from engine.plugin.protocol import ValidateDataResourceConfigRequest, ValidateResourceConfigRequest
+from engine.plugin.registry import ProviderRegistry
+from engine.plugin.schema import Block, NestedBlock, Nesting, Schema
+from engine.values import UNKNOWN_DYNAMIC, Value
+from engine.values.value import UNKNOWN
+
+
+def _suggest(given: str, names: list[str]) -> str:
+    from engine.configs.syntax import name_suggestion
+
+    s = name_suggestion(given, sorted(names))
+    return f" Did you mean {_go_quote(s)}?" if s else ""
+
+
+def _go_quote(s: str) -> str:
+    import json
+
+    return json.dumps(s, ensure_ascii=False)
+
+
+def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
+    """See the module docstring; `steps` are relative (attribute and index steps)."""
+    diags = Diagnostics()
+    if not steps:
+        return diags
+    step, after = steps[0], steps[1:]
+    if isinstance(step, TraverseIndex):
+        key = step.key
+        plain = key.unmark()[0] if isinstance(key, Value) else None
+        name = plain.v if plain is not None and isinstance(plain.v, str) else None
+        if name is not None and name.isidentifier():
+            detail = ("Only attribute access is allowed here. Did you mean to access attribute "
+                      f"{_go_quote(name)} using the dot operator?")
+        else:
+            detail = "Only attribute access is allowed here, using the dot operator."
+        diags.append(error("Invalid index operation", detail, step.range))
+        return diags
+    if not isinstance(step, TraverseAttr):
+        diags.append(error("Invalid operation",
+                           "Only attribute access is allowed here, using the dot operator.",
+                           getattr(step, "range", None)))
+        return diags
+    name = step.name
+    attr = block.attributes.get(name)
+    if attr is not None:
+        if attr.deprecated:
+            diags.append(warning(
+                "Deprecated attribute",
+                f"The attribute {_go_quote(name)} is deprecated. Refer to the provider "
+                "documentation for details.", step.range))
+        _val, diag = traverse_rel(Value(attr.implied_type(), UNKNOWN), after)
+        if diag is not None:
+            diags.append(diag)
+        return diags
+    nested = block.block_types.get(name)
+    if nested is not None:
+        diags.extend(_nested_traversal(name, nested, after))
+        return diags
+    names = [*block.attributes, *block.block_types]
+    diags.append(error(
+        "Unsupported attribute",
+        f"This object has no argument, nested block, or exported attribute named "
+        f"{_go_quote(name)}.{_suggest(name, names)}", step.range))
+    return diags
+
+
+def _nested_traversal(type_name: str, nb: NestedBlock, steps: Traversal) -> Diagnostics:
+    if nb.nesting in (Nesting.SINGLE, Nesting.GROUP):
+        return static_validate_traversal(nb.block, steps)
+    diags = Diagnostics()
+    if not steps:
+        return diags
+    step, after = steps[0], steps[1:]
+    rng = getattr(step, "range", None)
+    if nb.nesting is Nesting.SET:
+        diags.append(error(
+            "Cannot index a set value",
+            f"Block type {_go_quote(type_name)} is represented by a set of objects, and set "
+            "elements do not have addressable keys. To find elements matching specific "
+            'criteria, use a "for" expression with an "if" clause.', rng))
+    elif nb.nesting is Nesting.LIST:
+        if isinstance(step, TraverseIndex):
+            diags.extend(static_validate_traversal(nb.block, after))
+        else:
+            diags.append(error(
+                "Invalid operation",
+                f"Block type {_go_quote(type_name)} is represented by a list of objects, so it "
+                f"must be indexed using a numeric key, like .{type_name}[0].", rng))
+    elif nb.nesting is Nesting.MAP:
+        diags.extend(static_validate_traversal(nb.block, after))
+    return diags
+
+
+def _schema(registry: ProviderRegistry, node: Any, res: Any) -> Schema | None:
+    paddr = provider_addr_for(node, res)
+    resp, _diags = registry.schema(paddr.provider)
+    if resp is None:
+        return None
+    table = resp.data_sources if res.mode == "data" else resp.resource_types
+    return table.get(res.type)
+
+
+def resource_ref_check(registry: ProviderRegistry) -> Callable[[Any, Any, Traversal], Diagnostics]:
+    """See the module docstring."""
+
+    def check(node: Any, res: Any, steps: Traversal) -> Diagnostics:
+        schema = _schema(registry, node, res)
+        return static_validate_traversal(schema.block, steps) if schema else Diagnostics()
+
+    return check
+
+
+def _evaluator(base_dir: str) -> Callable[[Expr, dict[str, Value]], tuple[Value, Diagnostics]]:
+    """An argument's value as the validate walk sees it: expressions that refer to nothing
+    are evaluated (so their types are checked), everything else is unknown."""
+    from engine.lang.context import EvalContext
+    from engine.lang.eval import evaluate
+    from engine.lang.functions import function_table
+
+    ctx = EvalContext({}, function_table(base_dir), plan_phase=True)
+
+    def evaluate_arg(expr: Expr, _roots: dict[str, Value]) -> tuple[Value, Diagnostics]:
+        if list(variables(expr)):
+            return UNKNOWN_DYNAMIC, Diagnostics()
+        return evaluate(expr, ctx)
+
+    return evaluate_arg
+
+
+def validate_resources(config: Any, registry: ProviderRegistry) -> Diagnostics:
+    """See the module docstring. Provider instances started here are closed before it
+    returns."""
+    diags = Diagnostics()
+    instances: dict[Any, Any] = {}
+    try:
+        for node in config.walk():
+            evaluate_arg = _evaluator(node.source_dir or ".")
+            for res in node.module.all_resources():
+                if res.mode not in ("managed", "data"):
+                    continue
+                schema = _schema(registry, node, res)
+                if schema is None:
+                    continue
+                value, more = decode_body(res.config, schema.block, evaluate_arg,
+                                          subject=res.decl_range)
+                diags.extend(more)
+                if more.has_errors:
+                    continue
+                provider = provider_addr_for(node, res).provider
+                if provider not in instances:
+                    instances[provider] = registry.new_instance(provider)[0]
+                inst = instances[provider]
+                if inst is None:
+                    continue
+                plain, _ = value.unmark_deep()
+                if res.mode == "data":
+                    resp = inst.validate_data_resource_config(
+                        ValidateDataResourceConfigRequest(res.type, plain))
+                else:
+                    resp = inst.validate_resource_config(
+                        ValidateResourceConfigRequest(res.type, plain))
+                diags.extend(resp.diagnostics)  # as terraform: no place of their own
+    finally:
+        for inst in instances.values():
+            if inst is not None:
+                inst.close()
+    return diags
