@@ -18,6 +18,8 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP)
+	$(BIN)/ruff check engine providers functions tests benchmarks examples
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests
 
 lint: $(STAMP)
