@@ -8,7 +8,9 @@
    provider is called);
 3. the graph is walked with up to `parallelism` nodes at once: module calls expand, variables,
    locals and outputs are evaluated, each resource node refreshes and plans its instances
-   (engine.plans.planner_resource), `check` blocks report failed assertions as warnings;
+   (engine.plans.planner_resource; managed instances on a shared pool of `parallelism`
+   threads, as terraform's per-instance nodes), `check` blocks report failed assertions as
+   warnings;
 4. root output changes are computed against the prior state.
 
 Before the walk, `moved` blocks and implied moves rename objects of the prior state
@@ -21,8 +23,10 @@ the relevant attributes (resource attributes the changes refer to).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,8 +233,13 @@ def make_plan(
     _install_timestamp(tree, stamp)
     if targets:
         diags.append(warning("Resource targeting is in effect", TARGET_WARNING))
-    res = walk(build.graph, lambda n: _run_with_stamp(ctx, build, n, stamp),
-               options.parallelism, options.stop)
+    with contextlib.ExitStack() as stack:
+        if options.parallelism > 1:
+            ctx.instance_pool = stack.enter_context(ThreadPoolExecutor(
+                max_workers=options.parallelism, thread_name_prefix="plan-instance"))
+        res = walk(build.graph, lambda n: _run_with_stamp(ctx, build, n, stamp),
+                   options.parallelism, options.stop)
+    ctx.instance_pool = None
     diags.extend(res.diagnostics)
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
     plan.drift = sorted(ctx.drift, key=lambda c: c.addr)

@@ -10,6 +10,7 @@ through its thread-safe methods.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,9 @@ class PlanContext:
     drift: list[ResourceInstanceChange] = field(default_factory=list)
     relevant: list[tuple[str, Any]] = field(default_factory=list)
     schemas: dict[ProviderAddr, Any] = field(default_factory=dict)
+    # managed instances of one resource are planned on this pool (None: in the node's own
+    # thread), so at most `parallelism` instances refresh and plan at once, as terraform
+    instance_pool: Executor | None = None
     _mu: threading.Lock = field(default_factory=threading.Lock)
     _providers: dict[AbsProviderConfig, tuple[Provider | None, Diagnostics]] = field(
         default_factory=dict)

@@ -14,6 +14,7 @@ a `removed` block with `destroy = false` covers is forgotten (FORGET) instead of
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
@@ -94,6 +95,7 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
     wanted: dict[AbsResourceInstance, None] = {}
     used_prior: set[AbsResourceInstance] = set()
     expanded_modules: set[ModuleInstance] = set()
+    pending: list[tuple[int, Future[Diagnostics]]] = []
     if res is not None and ctx.mode is not PlanMode.DESTROY:
         cfg = ctx.config.descendant(node.module.names)
         paddr = provider_addr_for(cfg, res)
@@ -133,7 +135,15 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                 if only is not None and addr not in only:
                     diags.extend(_keep_untargeted(ctx, b, mi, res, key, entry))
                     continue
-                diags.extend(plan_managed(ctx, b, res, mi, key, roots, entry, prev))
+                if ctx.instance_pool is None:
+                    diags.extend(plan_managed(ctx, b, res, mi, key, roots, entry, prev))
+                else:
+                    pending.append((len(diags.items), ctx.instance_pool.submit(
+                        plan_managed, ctx, b, res, mi, key, roots, entry, prev)))
+        # each instance's diagnostics where the sequential loop would have put them
+        results = [(pos, fut.result()) for pos, fut in pending]
+        for pos, more in reversed(results):
+            diags.items[pos:pos] = more.items
     if node.is_data:
         return diags
     for entry in entries:
