@@ -1,4 +1,4 @@
-"""Helpers shared by the collection function modules: cty's value equality, element access
+"""Helpers shared by the collection function modules: value equality, element access
 that works for lists, sets and tuples alike, and result constructors that pick the right empty
 form (`tolist([])` needs an element type, a tuple does not)."""
 
@@ -15,61 +15,15 @@ from engine.values import (
     TupleType,
     Type,
     Value,
-    numbers,
 )
+from engine.values.compare import equals
 
 
 def value_equals(a: Value, b: Value) -> bool | None:
-    """cty's `Value.Equals`: True/False, or None when the answer depends on unknown values.
-    Marks are ignored; a null equals only another null; values of different types differ."""
-    if not a.is_known or not b.is_known:
-        return None
-    if a.v is None or b.v is None:
-        return a.v is None and b.v is None
-    if a.type != b.type:
-        return False
-    va, vb = a.v, b.v
-    if isinstance(va, list):
-        if len(va) != len(vb):
-            return False
-        if isinstance(a.type, SetType):
-            return _set_equals(va, vb)
-        return _all_equal(zip(va, vb))
-    if isinstance(va, dict):
-        if va.keys() != vb.keys():
-            return False
-        return _all_equal((va[k], vb[k]) for k in va)
-    if a.type.is_primitive and a.type.name == "number":  # type: ignore[attr-defined]
-        return numbers.equal(va, vb)
-    return bool(va == vb)
-
-
-def _all_equal(pairs: object) -> bool | None:
-    unknown = False
-    for x, y in pairs:  # type: ignore[attr-defined]
-        eq = value_equals(x, y)
-        if eq is False:
-            return False
-        if eq is None:
-            unknown = True
-    return None if unknown else True
-
-
-def _set_equals(xs: list[Value], ys: list[Value]) -> bool | None:
-    for x in xs:
-        found: bool | None = False
-        for y in ys:
-            eq = value_equals(x, y)
-            if eq:
-                found = True
-                break
-            if eq is None:
-                found = None
-        if found is False:
-            return False
-        if found is None:
-            return None
-    return True
+    """cty's `Value.Equals` (engine.values.compare.equals) as a plain answer: True/False, or
+    None when it depends on unknown values. Marks are ignored."""
+    result = equals(a.unmark_deep()[0], b.unmark_deep()[0])
+    return None if not result.is_known else bool(result.v)
 
 
 def elements(val: Value) -> list[Value]:
