@@ -109,3 +109,11 @@ def moto(moto_server: str) -> str:
     with urllib.request.urlopen(req, timeout=10):
         pass
     return moto_server
+
+
+@pytest.fixture
+def terraform_required() -> str:
+    """The terraform binary; a test comparing with terraform FAILS loudly without it."""
+    from tests.conformance.harness import require_terraform
+
+    return require_terraform()

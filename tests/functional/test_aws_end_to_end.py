@@ -31,8 +31,7 @@ GROUNDPLAN = [sys.executable, "-m", "engine.cli.main"]
 PLATFORM = "linux_amd64"
 IMPORTED_NAME = "/gp-e2e/imported"
 
-needs_terraform = pytest.mark.skipif(shutil.which("terraform") is None,
-                                     reason="terraform is not on PATH")
+needs_terraform = pytest.mark.usefixtures("terraform_required")
 
 
 def config(endpoint: str) -> str:

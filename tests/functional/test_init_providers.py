@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -35,7 +34,7 @@ CONFIG = """terraform {
 }
 """
 
-needs_terraform = pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not on PATH")
+needs_terraform = pytest.mark.usefixtures("terraform_required")
 
 
 @pytest.fixture(scope="session")

@@ -30,7 +30,7 @@ from engine.states.state import StateFile
 from tests.modules_init import init_modules
 
 TERRAFORM = shutil.which("terraform")
-pytestmark = pytest.mark.skipif(TERRAFORM is None, reason="terraform binary not on PATH")
+pytestmark = pytest.mark.usefixtures("terraform_required")
 _ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 SCENARIOS: dict[str, list[str]] = {

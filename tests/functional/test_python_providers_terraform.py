@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from engine.plugin.sdk.package import PROVIDERS, package
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not on PATH"),
+    pytest.mark.usefixtures("terraform_required"),
 ]
 
 CONFIG = """
