@@ -98,6 +98,9 @@ def test_timer_persists_snapshots_while_recording(tmp_path: Path) -> None:
         while time.monotonic() < deadline and "id-1" not in state_file.read_text():
             time.sleep(0.01)
         assert ids_in(state_file) == ["id-1"]
+        # The file is written before the journal learns its new base; a snapshot call waits
+        # for the persister's critical section to end (and has nothing new to store).
+        assert not mgr.persist_snapshot()
         records, _ = read_journal(mgr.journal_path)
         assert any(r.kind == "persist" for r in records)
         record(mgr, 2)  # records after the snapshot carry its lineage and serial
