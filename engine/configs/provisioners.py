@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.configs.exprs import expr_as_keyword, variables
-from engine.configs.refs import parse_ref
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, partial_content
 from engine.diags import Diagnostics, error
-from engine.hcl.ast import Attribute, Block, Body, Expr
+from engine.hcl.ast import Attribute, Block, Body, Traversal, TraverseAttr, TraverseRoot
 from engine.hcl.source import Range
 
 PROVISIONER_SCHEMA = BodySchema(
@@ -53,28 +52,36 @@ _SELF_DETAIL = (
 )
 
 
-def _body_exprs(body: Body) -> list[Expr]:
-    out: list[Expr] = [a.expr for a in body.attributes.values()]
-    for b in body.blocks:
-        out.extend(_body_exprs(b.body))
-    return out
+def _attr_step(t: Traversal, name: str) -> bool:
+    """Whether `t` is exactly `<root>.<name>` (two steps, the second an attribute)."""
+    return len(t) == 2 and isinstance(t[1], TraverseAttr) and t[1].name == name
+
+
+def _allowed_from_destroy(t: Traversal) -> bool:
+    """Terraform's onlySelfRefs rule: any `self`, `path` or `terraform` reference, and exactly
+    `count.index` and `each.key`."""
+    root = t[0]
+    name = root.name if isinstance(root, TraverseRoot) else ""
+    if name in ("self", "path", "terraform"):
+        return True
+    if name == "count":
+        return _attr_step(t, "index")
+    if name == "each":
+        return _attr_step(t, "key")
+    return False
 
 
 def only_self_refs(body: Body) -> Diagnostics:
-    """Errors for references other than self, count.index and each.key in a destroy-time
-    provisioner or its connection."""
+    """Errors for the references a destroy-time provisioner or its connection may not make.
+
+    As terraform, only the body's own arguments are checked (not nested blocks), and each
+    reference that is not allowed gives one error whose range is the whole argument value."""
     diags = Diagnostics()
-    for expr in _body_exprs(body):
-        for t in variables(expr):
-            ref, _ = parse_ref(t)
-            if ref is None:
-                continue
-            ok = ref.kind == "self" or (ref.kind == "count" and ref.name == "index") or (
-                ref.kind == "each" and ref.name == "key"
-            )
-            if not ok:
+    for attr in body.attributes.values():
+        for t in variables(attr.expr):
+            if not _allowed_from_destroy(t):
                 diags.append(
-                    error("Invalid reference from destroy provisioner", _SELF_DETAIL, t[0].range.to(t[-1].range))
+                    error("Invalid reference from destroy provisioner", _SELF_DETAIL, attr.expr.range)
                 )
     return diags
 
