@@ -85,6 +85,8 @@ def sensitive_paths_from_state(data: Any) -> list[AttributePath]:
                 path = path.attr(str(step.get("value")))
             else:
                 v = step.get("value")
+                if isinstance(v, dict):  # terraform's form: {"value": 0, "type": "number"}
+                    v = v.get("value")
                 if isinstance(v, str):
                     path = path.index(string(v))
                 elif isinstance(v, (int, RawNumber)):

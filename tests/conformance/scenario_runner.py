@@ -20,9 +20,11 @@ does what the scenario says it tests); groundplan is compared with what terrafor
 the same run, never with the declarations.
 
 Every tool runs in its own working directory. The observations of one run are a list, one
-entry per step, of normalised facts: exit code, first error summary, the plan's resource
-changes (address, previous_address, actions, after/after_unknown/after_sensitive for create and
-update) and output changes, and after an apply the outputs and the state's resources.
+entry per step, of normalised facts: exit code, first error summary, the WHOLE `show -json
+tfplan` document after a plan, and after an apply (or taint/untaint) the outputs and the WHOLE
+`show -json` state document. Documents go through `normalise_document`, which removes only what
+legitimately differs between two tools or two runs (see NORMALISATIONS); on a mismatch the
+report lists the differing JSON paths and a unified diff of the two normalised documents.
 
 Run as a script to exercise the scenarios against terraform alone (the oracle-only mode):
 
@@ -34,6 +36,7 @@ Run as a script to exercise the scenarios against terraform alone (the oracle-on
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import shutil
@@ -66,7 +69,6 @@ STEP_KEYS = {"files", "copy", "remove", "init", "op", "args", "exit", "error", "
 
 Runner = Callable[..., Run]
 
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _ERROR = re.compile(r"^[│|]?\s*Error: (.+?)\s*$", re.MULTILINE)
 
@@ -141,16 +143,27 @@ def load_scenarios() -> dict[str, Scenario]:
 # --------------------------------------------------------------------------- normalising
 
 
+# What `normalise_document` removes or rewrites, each with the reason it may differ.
+NORMALISATIONS = {
+    "terraform_version": "each tool reports its own version (top level and in prior_state)",
+    "timestamp": "the plan's creation time differs from run to run",
+    "<uuid>": "terraform_data ids are random UUIDs; strings, keys and addresses built from "
+    "them get a placeholder",
+    "numbers": "JSON numbers are compared exactly (Decimal) as int, or as their decimal text",
+}
+_DROPPED = ("terraform_version", "timestamp")
+
+
 def _plain(value: Any) -> Any:
-    """Decimals to int/str (exactly), UUIDs to a placeholder, recursively."""
+    """Decimals to int/str (exactly), UUIDs (in strings and keys) to a placeholder, recursively."""
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else str(value)
     if isinstance(value, str):
-        return "<uuid>" if _UUID.match(value) else value
+        return _UUID_IN.sub("<uuid>", value)
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {_UUID_IN.sub("<uuid>", k): _plain(v) for k, v in value.items()}
     return value
 
 
@@ -183,52 +196,70 @@ def _json(run: Run, what: str) -> Any:
         return {"<not json>": what, "exit": run.code, "stderr": run.stderr[-400:]}
 
 
-def plan_facts(plan: Any) -> dict[str, Any]:
-    changes: list[dict[str, Any]] = []
-    for rc in plan.get("resource_changes", []):
-        change = rc["change"]
-        entry: dict[str, Any] = {
-            "address": _address(rc["address"]),
-            "previous_address": _address(rc["previous_address"])
-            if rc.get("previous_address")
-            else None,
-            "actions": change["actions"],
-        }
-        if "create" in change["actions"] or change["actions"] == ["update"]:
-            entry["after"] = _plain(change.get("after"))
-            entry["after_unknown"] = change.get("after_unknown")
-            entry["after_sensitive"] = change.get("after_sensitive")
-        changes.append(entry)
-    changes.sort(key=lambda c: c["address"])
-    outputs = {k: v["actions"] for k, v in (plan.get("output_changes") or {}).items()}
-    return {"resource_changes": changes, "output_changes": outputs}
+def normalise_document(doc: Any) -> Any:
+    """A `show -json` plan or state document with only NORMALISATIONS applied."""
+    doc = _plain(doc)
+    if isinstance(doc, dict):
+        for key in _DROPPED:
+            doc.pop(key, None)
+        prior = doc.get("prior_state")
+        if isinstance(prior, dict):
+            prior.pop("terraform_version", None)
+    return doc
 
 
-def _resources(module: dict[str, Any]) -> list[dict[str, Any]]:
-    found = [
-        {
-            "address": _address(r["address"]),
-            "mode": r["mode"],
-            "type": r["type"],
-            "name": r["name"],
-            "index": _plain(r.get("index")),
-            "values": _plain(r.get("values")),
-            "sensitive_values": r.get("sensitive_values"),
-        }
-        for r in module.get("resources", [])
-    ]
-    for child in module.get("child_modules", []):
-        found.extend(_resources(child))
-    return found
-
-
-def state_facts(state: Any) -> list[dict[str, Any]]:
-    root = (state.get("values") or {}).get("root_module") or {}
-    return sorted(_resources(root), key=lambda r: r["address"])
+def planned_actions(plan: Any) -> dict[str, list[str]]:
+    """Address -> actions of a normalised plan document's resource changes."""
+    return {
+        rc["address"]: rc["change"]["actions"]
+        for rc in (plan.get("resource_changes") or [])
+        if isinstance(rc, dict) and "change" in rc
+    }
 
 
 def output_facts(outputs: Any) -> Any:
     return _plain(outputs)
+
+
+def _json_path(path: tuple[Any, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path) or "."
+
+
+def differing_paths(expected: Any, actual: Any, path: tuple[Any, ...] = ()) -> list[str]:
+    """The JSON paths at which two documents differ, deepest first-differing point each."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        out: list[str] = []
+        for key in sorted(set(expected) | set(actual)):
+            if key not in actual:
+                out.append(f"{_json_path((*path, key))}: only in terraform")
+            elif key not in expected:
+                out.append(f"{_json_path((*path, key))}: only in groundplan")
+            else:
+                out.extend(differing_paths(expected[key], actual[key], (*path, key)))
+        return out
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        return [d for i, (e, a) in enumerate(zip(expected, actual))
+                for d in differing_paths(e, a, (*path, i))]
+    if expected != actual:
+        return [f"{_json_path(path)}: differs"]
+    return []
+
+
+def _dump(doc: Any) -> list[str]:
+    return json.dumps(doc, indent=2, sort_keys=True, default=str).splitlines()
+
+
+def document_diff(expected: Any, actual: Any, max_lines: int = 160) -> str:
+    """The differing paths, then a unified diff (terraform -> groundplan) of two documents."""
+    paths = differing_paths(expected, actual)
+    lines = [f"    {p}" for p in paths[:20]]
+    if len(paths) > 20:
+        lines.append(f"    ... and {len(paths) - 20} more differing paths")
+    diff = list(difflib.unified_diff(_dump(expected), _dump(actual), "terraform",
+                                     "groundplan", n=3, lineterm=""))
+    if len(diff) > max_lines:
+        diff = [*diff[:max_lines], f"... ({len(diff) - max_lines} more diff lines)"]
+    return "\n".join(lines + [f"    {d}" for d in diff])
 
 
 # --------------------------------------------------------------------------- running
@@ -286,10 +317,12 @@ def run_step(run: Runner, work: Path, step: Step) -> dict[str, Any]:
     facts["error"] = first_error(result) if result.code == 1 else None
     facts["error_count"] = len(error_summaries(result))
     if step.op == "plan" and result.code in (0, 2):
-        facts["plan"] = plan_facts(_json(run(work, "show", "-json", PLANFILE), "show -json plan"))
+        plan = _json(run(work, "show", "-json", PLANFILE), "show -json plan")
+        facts["plan"] = normalise_document(plan)
     if step.op in ("apply", "apply_auto"):
         facts["outputs"] = output_facts(_json(run(work, "output", "-json"), "output -json"))
-        facts["state"] = state_facts(_json(run(work, "show", "-json"), "show -json"))
+    if step.op in ("apply", "apply_auto", "taint", "untaint"):
+        facts["state"] = normalise_document(_json(run(work, "show", "-json"), "show -json"))
     if step.op == "state_list" and result.code == 0:
         facts["addresses"] = sorted(map(_address, result.stdout.split()))
     if step.op == "output" and result.code == 0:
@@ -329,10 +362,7 @@ def check_well_formed(scenario: Scenario, observed: list[dict[str, Any]]) -> lis
                 "fail for one reason so that its first error is well defined"
             )
         if step.actions:
-            planned = {
-                rc["address"]: rc["actions"]
-                for rc in facts.get("plan", {}).get("resource_changes", [])
-            }
+            planned = planned_actions(facts.get("plan", {}))
             for addr, actions in step.actions.items():
                 if planned.get(addr) != actions:
                     problems.append(
@@ -347,11 +377,17 @@ def run_terraform_side(scenario: Scenario) -> list[dict[str, Any]]:
 
 
 def describe_difference(expected: dict[str, Any], actual: dict[str, Any]) -> str:
-    """The keys on which two observations of one step differ, both sides shown."""
+    """The keys on which two observations of one step differ: a JSON document (plan, state,
+    outputs) as its differing paths and a unified diff, anything else with both sides shown."""
     lines = []
     for key in sorted(set(expected) | set(actual)):
         e, a = expected.get(key), actual.get(key)
-        if e != a:
+        if e == a:
+            continue
+        if isinstance(e, (dict, list)) and isinstance(a, (dict, list)):
+            lines.append(f"  {key} (normalised JSON, - terraform, + groundplan):")
+            lines.append(document_diff(e, a))
+        else:
             lines.append(
                 f"  {key}:\n    terraform:  {json.dumps(e, default=str, sort_keys=True)[:3000]}"
                 f"\n    groundplan: {json.dumps(a, default=str, sort_keys=True)[:3000]}"
