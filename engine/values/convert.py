@@ -8,7 +8,8 @@ string to number/bool, list to set, map to object are allowed and may fail per v
 
 Object type constraints may carry `optional` attributes and `defaults`; `convert` first applies
 the defaults (as HCL's typeexpr.Defaults.Apply) and then converts, filling absent optional
-attributes with typed nulls. Marks on the input are kept on the result.
+attributes with typed nulls. Marks on the input are kept on the result; a conversion to a set
+moves the marks inside its elements to the set (cty.SetVal).
 """
 
 from __future__ import annotations
@@ -286,7 +287,7 @@ def _collection_to_list(ety: Type, conv: Conversion | None) -> Conversion:
 
 
 def _collection_to_set(ety: Type, conv: Conversion | None) -> Conversion:
-    from engine.values.sets import canonical_set_elements
+    from engine.values.sets import set_value
 
     def run(v: Value, path: Path) -> Value:
         elems = _convert_elems(v.v, conv, path)
@@ -295,7 +296,7 @@ def _collection_to_set(ety: Type, conv: Conversion | None) -> Conversion:
             return Value(SetType(_empty_elem_type(ety, given)), [])
         if not _same_types(elems):
             raise ConversionError("element types must all match for conversion to set", path)
-        return Value(SetType(elems[0].type), canonical_set_elements(elems))
+        return set_value(SetType(elems[0].type), elems)
 
     return run
 
@@ -342,7 +343,7 @@ def _tuple_to_seq(have: TupleType, want: ListType | SetType, unsafe: bool) -> Co
         convs.append(c)
 
     def run(v: Value, path: Path) -> Value:
-        from engine.values.sets import canonical_set_elements
+        from engine.values.sets import set_value
 
         elems = []
         for i, (e, c) in enumerate(zip(v.v, convs)):
@@ -350,7 +351,7 @@ def _tuple_to_seq(have: TupleType, want: ListType | SetType, unsafe: bool) -> Co
         if not _same_types(elems):
             raise ConversionError(f"element types must all match for conversion to {kind}", path)
         if cls is SetType:
-            return Value(SetType(elems[0].type), canonical_set_elements(elems))
+            return set_value(SetType(elems[0].type), elems)
         return Value(ListType(elems[0].type), elems)
 
     return run

@@ -16,7 +16,7 @@ import zlib
 from engine.values.numbers import compare as num_compare
 from engine.values.numbers import format_g10
 from engine.values.types import BOOL, NUMBER, STRING, ListType, MapType, ObjectType, SetType, Type
-from engine.values.value import UNKNOWN, Value
+from engine.values.value import NO_MARKS, UNKNOWN, Value
 
 
 def set_hash_string(v: Value) -> str:
@@ -116,3 +116,17 @@ def canonical_set_elements(items: list[Value]) -> list[Value]:
     ordered.sort(key=functools.cmp_to_key(cmp))
     return [e for e, _ in ordered]
 
+
+
+def set_value(t: SetType, items: list[Value], marks: frozenset[str] = NO_MARKS) -> Value:
+    """A set of type `t` holding `items` (already of its element type), as cty.SetVal builds
+    one: marks anywhere inside the elements are removed from them and put, with `marks`, on
+    the set; elements deduplicated and in canonical order."""
+    hoisted = set(marks)
+    plain: list[Value] = []
+    for e in items:
+        u, m = e.unmark_deep()
+        if m:
+            hoisted |= m
+        plain.append(u)
+    return Value(t, canonical_set_elements(plain), frozenset(hoisted))

@@ -114,22 +114,40 @@ class Value:
         return frozenset(marks)
 
     def unmark_deep(self) -> tuple[Value, frozenset[str]]:
-        """This value with no marks anywhere inside it, and the union of what was removed."""
+        """This value with no marks anywhere inside it, and the union of what was removed.
+
+        A value with no marks inside is returned as it is (no copy)."""
         v = self.v
         marks = set(self.marks)
         if isinstance(v, list):
-            items = []
-            for e in v:
+            items: list[Value] | None = None
+            for i, e in enumerate(v):
                 ue, m = e.unmark_deep()
-                items.append(ue)
-                marks |= m
+                if m:
+                    marks |= m
+                    if items is None:
+                        items = list(v[:i])
+                if items is not None:
+                    items.append(ue)
+            if items is None:
+                return (Value(self.type, v) if self.marks else self), frozenset(marks)
             return Value(self.type, items), frozenset(marks)
         if isinstance(v, dict):
-            out = {}
+            out: dict[str, Value] | None = None
             for k, e in v.items():
                 ue, m = e.unmark_deep()
-                out[k] = ue
-                marks |= m
+                if m:
+                    marks |= m
+                    if out is None:
+                        out = {}
+                        for k2, e2 in v.items():
+                            if k2 == k:
+                                break
+                            out[k2] = e2
+                if out is not None:
+                    out[k] = ue
+            if out is None:
+                return (Value(self.type, v) if self.marks else self), frozenset(marks)
             return Value(self.type, out), frozenset(marks)
         return (Value(self.type, v) if self.marks else self), frozenset(marks)
 
@@ -239,12 +257,13 @@ def map_(elems: Mapping[str, Value], element_type: Type | None = None) -> Value:
 
 
 def set_(elems: Iterable[Value], element_type: Type | None = None) -> Value:
-    """A set: duplicates removed and elements put in cty's canonical order."""
-    from engine.values.sets import canonical_set_elements
+    """A set: duplicates removed and elements put in cty's canonical order; marks inside the
+    elements are moved to the set (see engine.values.sets.set_value)."""
+    from engine.values.sets import set_value
 
     items = list(elems)
     if element_type is None:
         if not items:
             raise ValueError("empty set needs an element type")
         element_type = items[0].type
-    return Value(SetType(element_type), canonical_set_elements(items))
+    return set_value(SetType(element_type), items)

@@ -3,8 +3,11 @@
 A `Function` declares its parameters and a variadic parameter, how its return type follows from
 its argument types, and its implementation. `call()` does the generic part for every function:
 argument count, conversion of each argument to its parameter type, unknown and null handling,
-and marks (sensitive values): unless a parameter allows them, marks are removed from the
-arguments before the implementation runs and their union is put on the result.
+and marks (sensitive values), as cty's `Function.Call`: unless a parameter allows them, every
+mark anywhere inside the argument (cty's UnmarkDeep) is removed before the return type and the
+implementation see it, and the union of all those marks is put on the whole result, also when
+the result is unknown because an argument is. Parameters with `allow_marked` receive their
+argument as given and the implementation is responsible for its marks.
 
 Implementations raise `FunctionError` (pointing at an argument by index when it is that
 argument's fault); the evaluator turns it into Terraform's "Invalid function argument" or
@@ -30,12 +33,23 @@ class FunctionError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Param:
+    """A parameter, with cty's Parameter flags.
+
+    Marks: by default every mark inside the argument is removed before the function sees it
+    and put on the whole result. `keep_nested_marks` removes only the argument's own (top-level)
+    marks that way and lets the marks inside it reach the implementation, which carries them on
+    the parts of the result built from those values (cty functions that `Unmark()` an
+    AllowMarked argument at the top: `reverse([sensitive("a"), "b"])` marks only one element).
+    `allow_marked` passes the argument as given: the implementation handles all its marks.
+    """
+
     name: str
     type: Type = DYNAMIC
     allow_null: bool = False
     allow_unknown: bool = False
     allow_dynamic: bool = False
     allow_marked: bool = False
+    keep_nested_marks: bool = False
 
 
 ReturnTypeFn = Callable[[Sequence[Value]], Type]
@@ -95,9 +109,6 @@ def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Va
     for i, arg in enumerate(args):
         p = params[i] if i < n_fixed else fn.var_param
         assert p is not None
-        if arg.marks and not p.allow_marked:
-            arg, m = arg.unmark()
-            marks |= m
         if arg.v is None and not p.allow_null:
             raise FunctionError("argument must not be null", i)
         if p.type != DYNAMIC or p.allow_dynamic:
@@ -105,6 +116,14 @@ def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Va
                 arg = convert(arg, p.type) if p.type != DYNAMIC else arg
             except ConversionError as exc:
                 raise FunctionError(exc.message, i) from None
+        if p.allow_marked:
+            pass
+        elif p.keep_nested_marks:
+            arg, m = arg.unmark()
+            marks |= m
+        else:
+            arg, m = arg.unmark_deep()
+            marks |= m
         if not arg.is_known and not p.allow_unknown:
             any_unknown = True
         converted.append(arg)
@@ -117,5 +136,3 @@ def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Va
     if marks:
         result = result.with_marks(frozenset(marks))
     return result
-
-

@@ -51,9 +51,10 @@ def make_map(items: dict[str, Value], ety: Type) -> Value:
 
 
 def make_set(items: Sequence[Value], ety: Type) -> Value:
-    from engine.values.sets import canonical_set_elements
+    """A set of `ety`; marks inside the items end up on the set (cty.SetVal)."""
+    from engine.values.sets import set_value
 
-    return Value(SetType(ety), canonical_set_elements(list(items)))
+    return set_value(SetType(ety), list(items))
 
 
 def convert_or_fail(val: Value, want: Type, arg_index: int | None = None) -> Value:

@@ -1,6 +1,9 @@
 """Map and object functions: coalesce, keys, lookup, matchkeys, merge, transpose, values,
 zipmap. Object inputs give structural (object/tuple) results, map inputs give collections, as
-in cty; `lookup` keeps the marks of the map and key on its result."""
+in cty; `lookup` keeps the marks of the map and key on its result. Marks follow cty: `keys`,
+`values` and zipmap's values keep the marks of the elements on the elements (only the
+argument's own marks go on the whole result), `merge` keeps each attribute's marks, the rest
+mark the whole result with every mark inside their arguments."""
 
 from __future__ import annotations
 
@@ -283,9 +286,11 @@ FUNCTIONS: list[Function] = [
              var_param=Param("vals", DYNAMIC, allow_unknown=True, allow_dynamic=True,
                              allow_null=True),
              description="The first argument that is not null or an empty string."),
-    Function("keys", (Param("inputMap", DYNAMIC, allow_unknown=True),), _keys, _keys_type,
+    Function("keys", (Param("inputMap", DYNAMIC, allow_unknown=True, keep_nested_marks=True),),
+             _keys, _keys_type,
              description="The keys of a map or object, sorted."),
-    Function("values", (Param("values", DYNAMIC),), _values, _values_type,
+    Function("values", (Param("values", DYNAMIC, keep_nested_marks=True),), _values,
+             _values_type,
              description="The values of a map or object, in key order."),
     Function("lookup", (Param("inputMap", DYNAMIC, allow_marked=True, allow_unknown=True),
                         Param("key", STRING, allow_marked=True, allow_unknown=True)),
@@ -303,6 +308,7 @@ FUNCTIONS: list[Function] = [
     Function("transpose", (Param("values", MapType(ListType(STRING))),), _transpose,
              static_return(MapType(ListType(STRING))),
              description="Swaps the keys and values of a map of lists of strings."),
-    Function("zipmap", (Param("keys", ListType(STRING)), Param("values", DYNAMIC)), _zipmap,
+    Function("zipmap", (Param("keys", ListType(STRING)),
+                        Param("values", DYNAMIC, keep_nested_marks=True)), _zipmap,
              _zipmap_type, description="Builds a map or object from lists of keys and values."),
 ]

@@ -269,22 +269,28 @@ def _element(args: Sequence[Value], ret: Type) -> Value:
 
 
 # ------------------------------------------------------------------------------ flatten
-def _flattener(val: Value) -> list[Value] | None:
+def _flattener(val: Value) -> tuple[list[Value] | None, frozenset[str]]:
+    """The flattened elements of `val` (None when a nested sequence is unknown) and the marks
+    of the nested sequences it opened, which go on the whole result (cty's flattener)."""
     out: list[Value] = []
+    marks: set[str] = set()
+    known = True
     for el in elements(val):
-        if is_sequence_type(el.type):
+        if el.v is not None and is_sequence_type(el.type):
+            el, m = el.unmark()
+            marks |= m
             if not el.is_known:
-                return None
-            if el.v is None:
-                out.append(el)
+                known = False
                 continue
-            sub = _flattener(el)
+            sub, sub_marks = _flattener(el)
+            marks |= sub_marks
             if sub is None:
-                return None
-            out.extend(sub)
+                known = False
+            else:
+                out.extend(sub)
         else:
             out.append(el)
-    return out
+    return (out if known else None), frozenset(marks)
 
 
 def _flatten_type(args: Sequence[Value]) -> Type:
@@ -293,19 +299,17 @@ def _flatten_type(args: Sequence[Value]) -> Type:
         return DYNAMIC
     if not is_sequence_type(val.type):
         raise FunctionError("can only flatten lists, sets and tuples")
-    flat = _flattener(val)
+    flat, _ = _flattener(val)
     if flat is None:
         return DYNAMIC
     return TupleType(e.type for e in flat)
 
 
 def _flatten(args: Sequence[Value], ret: Type) -> Value:
-    if ret == DYNAMIC:
-        return unknown(DYNAMIC)
-    flat = _flattener(args[0])
-    if flat is None:
-        return unknown(ret)
-    return tuple_(flat)
+    flat, marks = _flattener(args[0]) if args[0].is_known else (None, frozenset[str]())
+    if ret == DYNAMIC or flat is None:
+        return unknown(ret).with_marks(marks)
+    return tuple_(flat).with_marks(marks)
 
 
 # ------------------------------------------------------------------------------ one
@@ -507,7 +511,8 @@ FUNCTIONS: list[Function] = [
         "Whether all elements are true."),
     _fn("anytrue", (Param("list", ListType(BOOL)),), _anytrue, BOOL,
         "Whether any element is true."),
-    _fn("chunklist", (Param("list", _LIST_DYN), Param("size", NUMBER)), _chunklist,
+    _fn("chunklist", (Param("list", _LIST_DYN, keep_nested_marks=True), Param("size", NUMBER)),
+        _chunklist,
         _chunklist_type, "Splits a list into fixed-size chunks."),
     _fn("coalescelist", (), _coalescelist, _coalescelist_type,
         "The first non-empty list or tuple argument.",
@@ -524,15 +529,15 @@ FUNCTIONS: list[Function] = [
         "Removes duplicate elements."),
     _fn("element", (Param("list", DYNAMIC, allow_marked=True), Param("index", NUMBER)),
         _element, _element_type, "The element at an index, wrapping around."),
-    _fn("flatten", (Param("list", DYNAMIC),), _flatten, _flatten_type,
+    _fn("flatten", (Param("list", DYNAMIC, keep_nested_marks=True),), _flatten, _flatten_type,
         "Flattens nested lists, sets and tuples into one tuple."),
     _fn("one", (Param("list", DYNAMIC),), _one, _one_type,
         "The single element of a collection, or null when it is empty."),
     _fn("range", (), _range, ListType(NUMBER), "A list of numbers in a range.",
         Param("params", NUMBER)),
-    _fn("reverse", (Param("list", DYNAMIC),), _reverse, _reverse_type,
+    _fn("reverse", (Param("list", DYNAMIC, keep_nested_marks=True),), _reverse, _reverse_type,
         "The elements in reverse order."),
-    _fn("slice", (Param("list", DYNAMIC), Param("start_index", NUMBER),
+    _fn("slice", (Param("list", DYNAMIC, keep_nested_marks=True), Param("start_index", NUMBER),
                   Param("end_index", NUMBER)), _slice, _slice_type,
         "Consecutive elements from a list or tuple."),
     _fn("sort", (Param("list", ListType(STRING)),), _sort, ListType(STRING),

@@ -132,6 +132,6 @@ FUNCTIONS: list[Function] = [
              _set_op_impl(_subtract), _set_op_type,
              description="The elements of the first set that are not in the second."),
     Function("setproduct", (), _setproduct, _setproduct_type,
-             var_param=Param("sets", DYNAMIC),
+             var_param=Param("sets", DYNAMIC, keep_nested_marks=True),
              description="The Cartesian product of the given sets or lists."),
 ]
