@@ -24,7 +24,6 @@ from typing import Any
 import networkx as nx
 
 from engine.addrs import (
-    ROOT_MODULE,
     AbsProviderConfig,
     AbsResource,
     AbsResourceInstance,
@@ -48,6 +47,12 @@ from engine.graph.builder_nodes import CALL, CHECK, OUTPUT, PROVIDER, RESOURCE, 
 from engine.graph.builder_nodes import LOCAL as LOCAL_NODE
 from engine.graph.builder_nodes import VAR as VAR_NODE
 from engine.graph.dag import check_acyclic
+from engine.graph.provider_resolution import (
+    not_present,
+    provider_map,
+    requested_addr,
+    resolve_resource,
+)
 from engine.hcl.ast import Body, Expr, Traversal
 
 
@@ -65,6 +70,7 @@ class GraphBuild:
     configs: dict[Module, Any] = field(default_factory=dict)
     refresh_only: set[Node] = field(default_factory=set)
     destroy_unrefreshed: set[Node] = field(default_factory=set)
+    state: Any = None
 
 
 # ------------------------------------------------------------------ provider configurations
@@ -76,21 +82,12 @@ def provider_config_addr(cfg: Any, local: str, alias: str) -> AbsProviderConfig:
 
 
 def provider_addr_for(cfg: Any, res: Any) -> AbsProviderConfig:
-    """The provider configuration a resource in module config `cfg` uses: the nearest
-    module (this one or an ancestor) with a matching `provider` block, else the root's
-    (implied) configuration."""
-    local = res.provider_local_name
-    alias = res.provider.alias if res.provider is not None else ""
-    own = provider_config_addr(cfg, local, alias)
-    key = f"{local}.{alias}" if alias else local
-    node = cfg
-    while node is not None:
-        if key in node.module.provider_configs:
-            return AbsProviderConfig(Module(tuple(node.path)), own.provider, alias or None)
-        if alias:
-            break
-        node = node.parent
-    return AbsProviderConfig(ROOT_MODULE, own.provider, alias or None)
+    """The provider configuration a resource in module config `cfg` uses, resolved as
+    terraform resolves it (engine.graph.provider_resolution): through the module calls'
+    `providers` maps and inheritance of default configurations. When nothing matches, the
+    address the resource asks for (`ProviderStep` reports it as not present)."""
+    got = resolve_resource(cfg, res)
+    return got if got is not None else requested_addr(cfg, res)
 
 
 def provider_node(addr: AbsProviderConfig) -> Node:
@@ -220,8 +217,11 @@ class ConfigStep:
                     node = Node(kind, module, name)
                     build.graph.add_node(node)
                     build.objects[node] = obj
+            proxied = provider_map(cfg).proxied_blocks
             for pc in mod.provider_configs.values():
                 addr = provider_config_addr(cfg, pc.name, pc.alias)
+                if addr in proxied:
+                    continue
                 node = provider_node(addr)
                 build.graph.add_node(node)
                 build.objects[node] = pc
@@ -241,6 +241,7 @@ class StateStep:
         self.state = state
 
     def __call__(self, build: GraphBuild) -> Diagnostics:
+        build.state = self.state
         if self.state is None:
             return Diagnostics()
         for rs in self.state.resources:
@@ -349,19 +350,74 @@ class TargetsStep:
 
 
 class ProviderStep:
-    """A resource waits for the configuration of the provider it uses (when the
-    configuration has a `provider` block for it)."""
+    """A resource waits for the configuration of the provider it uses (when that
+    configuration is a `provider` block); an orphan (a resource only in state) waits for the
+    configuration its state records. Reports terraform's errors for a configuration that does
+    not exist: "missing provider" for a `providers` entry naming none, and "Provider
+    configuration not present" for a resource or orphaned instance whose configuration is
+    gone."""
 
     def __call__(self, build: GraphBuild) -> Diagnostics:
         g = build.graph
-        for node in list(g.nodes):
-            res = build.objects.get(node)
-            if node.kind != RESOURCE or res is None:
+        pmap = provider_map(build.config)
+        diags = Diagnostics()
+        diags.extend(pmap.diagnostics)
+        orphans = _orphans_by_node(build)
+        for node in sorted(g.nodes, key=str):
+            if node.kind != RESOURCE:
                 continue
-            pnode = provider_node(provider_addr_for(build.configs[node.module], res))
+            res = build.objects.get(node)
+            if res is None:
+                for what, recorded in orphans.get(node, []):
+                    got = pmap.resolve_exact(recorded)
+                    if got is None:
+                        diags.append(not_present(what, recorded))
+                    elif provider_node(got) in g:
+                        g.add_edge(provider_node(got), node)
+                continue
+            cfg = build.configs[node.module]
+            got = resolve_resource(cfg, res)
+            if got is None:
+                diags.append(not_present(_display(node), requested_addr(cfg, res)))
+                continue
+            pnode = provider_node(got)
             if pnode in g:
                 g.add_edge(pnode, node)
-        return Diagnostics()
+        return diags
+
+
+def _display(node: Node) -> str:
+    return f"{node.module}.{node.name}" if node.module.names else node.name
+
+
+def _orphans_by_node(build: GraphBuild) -> dict[Node, list[tuple[str, AbsProviderConfig]]]:
+    """For each resource node known only from state: (`<instance> (orphan)`, the provider
+    configuration its state records) per managed instance with a current object."""
+    from engine.addrs import parse_abs_provider_config
+
+    out: dict[Node, list[tuple[str, AbsProviderConfig]]] = {}
+    if build.state is None:
+        return out
+    for rs in build.state.resources:
+        if rs.mode != "managed":
+            continue
+        mi = parse_module_instance(rs.module) if rs.module else ModuleInstance()
+        node = Node(RESOURCE, mi.module(), f"{rs.type}.{rs.name}")
+        if node in build.objects:
+            continue
+        try:
+            recorded = parse_abs_provider_config(rs.provider)
+        except ValueError:
+            continue
+        prefix = f"{rs.module}." if rs.module else ""
+        for inst in rs.instances:
+            if inst.current is None:
+                continue
+            key = inst.index_key
+            suffix = "" if key is None else (f'["{key}"]' if isinstance(key, str) else f"[{key}]")
+            out.setdefault(node, []).append(
+                (f"{prefix}{rs.type}.{rs.name}{suffix} (orphan)", recorded))
+    return out
 
 
 class CycleStep:
