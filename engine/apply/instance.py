@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance
 from engine.apply.context import ApplyContext, InstanceResult
+from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error
 from engine.graph.builder_apply import CBD, static_node
 from engine.plans.model import Action, Plan
@@ -120,7 +121,7 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
     diags.extend(more)
     if more.has_errors:
         return result
-    config, more = evaluate_config(ctx.pctx, b, res, mi, roots)
+    config, more = evaluate_config(ctx.pctx, b, res, mi, roots, addr)
     diags.extend(more)
     if more.has_errors:
         return result
@@ -153,7 +154,8 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
                                                deposed=dk))
         diags.extend(ctx.manager.record_result(addr, seq, None))
     config = apply_ignore_changes(config, None if prior.is_null else prior, res.lifecycle)
-    planned, _rr, planned_private, more = plan_call(b, addr, prior, config, private)
+    planned, _rr, planned_private, more = plan_call(b, addr, prior, config, private,
+                                                    res.config)
     diags.extend(more)
     if more.has_errors:
         return result
@@ -177,7 +179,7 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
         resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
             res.type, prior.unmark_deep()[0], planned, config.unmark_deep()[0],
             planned_private))
-        diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
+        diags.extend(in_config_body(resp.diagnostics, res.config, str(addr)))
         new = resp.new_state
         failed = resp.diagnostics.has_errors
         if not failed and not resp.legacy_type_system:  # terraform only logs these for legacy SDKs
@@ -223,7 +225,7 @@ def _read(ctx: ApplyContext, b: ProviderBinding, res: Any, addr: AbsResourceInst
     ctx.hooks.pre_read_data(addr)
     start = time.monotonic()
     resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, config.unmark_deep()[0]))
-    diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
+    diags.extend(in_config_body(resp.diagnostics, res.config, str(addr)))
     if resp.diagnostics.has_errors:
         return result
     state = _marked(b, resp.state, config)
@@ -242,7 +244,11 @@ def _provision(ctx: ApplyContext, res: Any, addr: AbsResourceInstance,
     from engine.provisioners.runner import run_provisioners
     from engine.provisioners.scope import _body_exprs
 
+    from engine.provisioners.runner import connection_body
+
     exprs = [e for p in res.provisioners if p.when == when for e in _body_exprs(p.config)]
+    exprs += [e for p in res.provisioners if p.when == when
+              for e in _body_exprs(connection_body(p, res.connection) or p.config)]
     scope = ctx.tree.scope(addr.module)
     plain_roots = {k: v for k, v in roots.items()}
     if when == "create":
@@ -256,7 +262,7 @@ def _provision(ctx: ApplyContext, res: Any, addr: AbsResourceInstance,
     if diags.has_errors:
         return diags
     diags.extend(run_provisioners(res.provisioners, when, self_value, eval_ctx, addr,
-                                  ctx.hooks, ctx.stop_event))
+                                  ctx.hooks, ctx.stop_event, res.connection))
     return diags
 
 

@@ -140,8 +140,19 @@ class LocalExec:
     def schema(self) -> ConfigSchema:
         return LOCAL_EXEC_SCHEMA
 
-    def provision(self, config: Value, output: OutputFn, stop: threading.Event) -> Diagnostics:
-        """Run the command; output lines go to `output`; failures come back as diagnostics."""
+    def validate(self, config: Value) -> Diagnostics:
+        """Nothing beyond the schema (as terraform's local-exec)."""
+        return Diagnostics()
+
+    def provision(
+        self,
+        config: Value,
+        output: OutputFn,
+        stop: threading.Event,
+        connection: Value | None = None,
+    ) -> Diagnostics:
+        """Run the command; output lines go to `output`; failures come back as diagnostics.
+        `connection` is not used."""
         inv = Invocation.from_config(config)
         if inv.command == "":
             return Diagnostics(

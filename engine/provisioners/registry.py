@@ -9,8 +9,9 @@ from __future__ import annotations
 from engine.diags import Diagnostic, error
 from engine.provisioners.base import Provisioner
 from engine.provisioners.local_exec import LOCAL_EXEC
+from engine.provisioners.remote import FILE, REMOTE_EXEC
 
-_REGISTRY: dict[str, Provisioner] = {LOCAL_EXEC.type_name: LOCAL_EXEC}
+_REGISTRY: dict[str, Provisioner] = {p.type_name: p for p in (LOCAL_EXEC, FILE, REMOTE_EXEC)}
 
 
 def lookup(type_name: str) -> Provisioner | None:

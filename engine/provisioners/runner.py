@@ -18,10 +18,14 @@ configuration order, those of `provisioners` whose `when` is `when` ("create" or
    the next provisioner runs; with `on_failure = fail` (the default) its errors are returned
    and no further provisioner runs.
 
+The connection (`base_connection`, the resource's own `connection` block, with the
+provisioner's `connection` arguments taking precedence) is evaluated in the same scope against
+terraform's superset connection schema after the arguments, and its errors also stop before
+anything runs. Sensitive values in the connection do not suppress output (as terraform).
+
 The caller decides whether to run at all (Terraform runs create-time provisioners only for a
 newly created, untainted object) and what an error means (taint the new object; keep the
-object whose destroy-time provisioner failed). `connection` blocks are not evaluated: the only
-provisioner type here, `local-exec`, does not use them.
+object whose destroy-time provisioner failed).
 """
 
 from __future__ import annotations
@@ -31,12 +35,16 @@ from collections.abc import Sequence
 
 from engine.addrs import AbsResourceInstance
 from engine.configs.provisioners import ON_FAILURE_CONTINUE, WHEN_DESTROY
+from engine.configs.merge import merge_body
+from engine.configs.provisioners import Connection
 from engine.configs.provisioners import Provisioner as ProvisionerConfig
 from engine.configs.syntax import missing_item_range
 from engine.diags import Diagnostics
 from engine.lang import EvalContext
 from engine.plans.hooks import Hooks
+from engine.hcl.ast import Body
 from engine.provisioners.base import OutputFn
+from engine.provisioners.connection import CONNECTION_SCHEMA
 from engine.provisioners.registry import lookup, missing_plugin
 from engine.provisioners.schema import decode_config
 from engine.provisioners.scope import create_scope, destroy_scope
@@ -51,6 +59,14 @@ def _output_fn(hooks: Hooks, addr: AbsResourceInstance, type_name: str, sensitiv
     return lambda line: hooks.provision_output(addr, type_name, line)
 
 
+def connection_body(pc: ProvisionerConfig, base: Connection | None) -> Body | None:
+    """The connection configuration of `pc`: its own block merged over the resource's."""
+    own = pc.connection.config if pc.connection is not None else None
+    if base is not None and own is not None:
+        return merge_body(base.config, own)
+    return own if own is not None else (base.config if base is not None else None)
+
+
 def run_provisioners(
     provisioners: Sequence[ProvisionerConfig],
     when: str,
@@ -59,6 +75,7 @@ def run_provisioners(
     addr: AbsResourceInstance,
     hooks: Hooks,
     stop_event: threading.Event,
+    base_connection: Connection | None = None,
 ) -> Diagnostics:
     """Run the `when`-time provisioners of one instance; see the module docstring."""
     diags = Diagnostics()
@@ -69,8 +86,11 @@ def run_provisioners(
         if impl is None:
             diags.append(missing_plugin(pc.type))
             return diags
+        conn_body = connection_body(pc, base_connection)
         if when == WHEN_DESTROY:
             ctx, ref_diags = destroy_scope(eval_ctx, self_value, pc.config)
+            if conn_body is not None:
+                ref_diags.extend(destroy_scope(eval_ctx, self_value, conn_body)[1])
             diags.extend(ref_diags)
             if ref_diags.has_errors:
                 return diags
@@ -80,13 +100,21 @@ def run_provisioners(
         diags.extend(config_diags)
         if config_diags.has_errors:
             return diags
+        connection: Value | None = None
+        if conn_body is not None:
+            connection, conn_diags = decode_config(conn_body, CONNECTION_SCHEMA, ctx)
+            diags.extend(conn_diags)
+            if conn_diags.has_errors:
+                return diags
 
         hooks.pre_provision(addr, pc.type)
         unmarked, marks = config.unmark_deep()
         output = _output_fn(hooks, addr, pc.type, bool(marks))
         subject = missing_item_range(pc.config)
         result = Diagnostics(
-            [d.with_subject(subject) for d in impl.provision(unmarked, output, stop_event)]
+            [d.with_subject(subject) for d in impl.provision(
+                unmarked, output, stop_event,
+                connection.unmark_deep()[0] if connection is not None else None)]
         )
         first_error = result.errors[0] if result.has_errors else None
         hooks.post_provision(addr, pc.type, first_error)

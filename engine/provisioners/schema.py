@@ -11,7 +11,8 @@ block's opening brace), and a value that does not convert to the attribute's typ
 attribute (absent ones are typed nulls; ones that failed to evaluate or convert are typed
 unknowns) plus the diagnostics, in source order. Marks (sensitivity) on argument values are kept.
 
-`LOCAL_EXEC_SCHEMA` is the `local-exec` provisioner's schema, as Terraform's.
+`LOCAL_EXEC_SCHEMA`, `FILE_SCHEMA` and `REMOTE_EXEC_SCHEMA` are those provisioners' schemas,
+as Terraform's.
 """
 
 from __future__ import annotations
@@ -69,6 +70,22 @@ LOCAL_EXEC_SCHEMA = ConfigSchema(
         AttributeSpec("working_dir", STRING),
         AttributeSpec("environment", MapType(STRING)),
         AttributeSpec("quiet", BOOL),
+    )
+)
+
+FILE_SCHEMA = ConfigSchema(
+    (
+        AttributeSpec("source", STRING),
+        AttributeSpec("content", STRING),
+        AttributeSpec("destination", STRING, required=True),
+    )
+)
+
+REMOTE_EXEC_SCHEMA = ConfigSchema(
+    (
+        AttributeSpec("inline", ListType(STRING)),
+        AttributeSpec("script", STRING),
+        AttributeSpec("scripts", ListType(STRING)),
     )
 )
 
