@@ -27,7 +27,10 @@ class Diagnostic:
     """An error or warning as Terraform reports it.
 
     `subject` is the range the message is about (underlined in a snippet); `context` is an
-    optional wider range around it (for example the whole expression).
+    optional wider range around it (for example the whole expression). `address` names the
+    object the message concerns (a resource instance such as `aws_s3_bucket.b[0]`, or a
+    provider configuration), as terraform attaches it to provider diagnostics: it is printed
+    as `with ADDRESS,` above the source location and emitted as `"address"` in JSON.
     """
 
     severity: Severity
@@ -39,6 +42,7 @@ class Diagnostic:
     # Diagnostics raised from deep inside evaluation whose effect must be reported once
     # (for example an unknown count) carry an extra tag here.
     extra: str | None = None
+    address: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -49,7 +53,17 @@ class Diagnostic:
         if self.subject is not None or subject is None:
             return self
         return Diagnostic(
-            self.severity, self.summary, self.detail, subject, context, self.values, self.extra
+            self.severity, self.summary, self.detail, subject, context, self.values, self.extra,
+            self.address,
+        )
+
+    def located(self, subject: Range | None, address: str | None) -> Diagnostic:
+        """A plain Diagnostic like this one with `subject` and `address` (either may be None);
+        the context range is kept only when the subject is unchanged."""
+        context = self.context if subject is self.subject else None
+        return Diagnostic(
+            self.severity, self.summary, self.detail, subject, context, self.values, self.extra,
+            address,
         )
 
 

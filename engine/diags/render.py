@@ -93,6 +93,8 @@ def render_diagnostic(diag: Diagnostic, color: bool = False, box: bool = True) -
     out: list[str] = []
     out.append(paint(f"{code(_BOLD)}{code(tint)}{kind}: {code(_RESET)}"))
     out.append(paint(f"{code(_BOLD)}{diag.summary}{code(_RESET)}\n\n"))
+    if diag.address:
+        out.append(f"  with {diag.address},\n")
     snip = snippet_of(diag)
     if snip is not None and diag.subject is not None:
         where = f"  on {diag.subject.filename} line {diag.subject.start.line}"
@@ -164,9 +166,16 @@ def to_json(diag: Diagnostic) -> dict[str, Any]:
         "summary": diag.summary,
         "detail": diag.detail,
     }
+    if diag.address:
+        out["address"] = diag.address
     if diag.subject is not None:
         rng = diag.subject
         out["range"] = _pos_json(rng)
+        if rng.end_offset <= rng.start_offset:
+            # as terraform: an empty range is widened to one character
+            end = out["range"]["end"] = dict(out["range"]["start"])
+            end["byte"] += 1
+            end["column"] += 1
         start = rng.start
         code_line = rng.file.line_text(start.line)
         line_start = rng.file.line_starts[start.line - 1]
@@ -177,12 +186,14 @@ def to_json(diag: Diagnostic) -> dict[str, Any]:
             hl_start = len(code_line[:hl_start].encode("utf-8"))
             hl_end = len(code_line[:hl_end].encode("utf-8"))
             hl_end = min(hl_end, len(enc))
+        if hl_end <= hl_start:  # widened to one character, within the line
+            hl_end = min(hl_start + 1, len(code_line.encode("utf-8")))
         out["snippet"] = {
             "context": _context_of(rng),
             "code": code_line,
             "start_line": start.line,
             "highlight_start_offset": hl_start,
-            "highlight_end_offset": max(hl_end, hl_start),
+            "highlight_end_offset": hl_end,
             "values": [{"traversal": v.traversal, "statement": v.statement} for v in diag.values],
         }
     return out

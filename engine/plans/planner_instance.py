@@ -20,7 +20,9 @@ from typing import Any
 from engine.addrs import AbsResourceInstance, ModuleInstance, Resource, ResourceMode
 from engine.core.body import decode_body
 from engine.core.conditions import check_rule
+from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error
+from engine.hcl.ast import Body
 from engine.plans.model import Action, ActionReason, ResourceInstanceChange
 from engine.plans.objchange import assert_plan_valid, proposed_new
 from engine.plans.planner_context import PlanContext, ProviderBinding
@@ -47,22 +49,25 @@ def instance_addr(mi: ModuleInstance, res: Any, key: Any) -> AbsResourceInstance
 
 
 def evaluate_config(
-    ctx: PlanContext, b: ProviderBinding, res: Any, mi: ModuleInstance, roots: dict[str, Value]
+    ctx: PlanContext, b: ProviderBinding, res: Any, mi: ModuleInstance, roots: dict[str, Value],
+    addr: AbsResourceInstance | None = None,
 ) -> tuple[Value, Diagnostics]:
-    """The instance's configuration object (marks kept) and the provider's validation."""
+    """The instance's configuration object (marks kept) and the provider's validation, whose
+    diagnostics are placed in the resource's body and tagged with `addr` (as terraform)."""
     scope = ctx.tree.scope(mi)
     config, diags = decode_body(res.config, b.schema.block, lambda e, r: scope.evaluate(e, r),
                                 roots, subject=res.decl_range)
     if diags.has_errors:
         return config, diags
     plain, _ = config.unmark_deep()
+    where = str(addr) if addr is not None else None
     if res.mode == "data":
         vresp = b.provider.validate_data_resource_config(
             ValidateDataResourceConfigRequest(res.type, plain))
-        diags.extend(d.with_subject(res.decl_range) for d in vresp.diagnostics)
+        diags.extend(in_config_body(vresp.diagnostics, res.config, where))
     else:
         r = b.provider.validate_resource_config(ValidateResourceConfigRequest(res.type, plain))
-        diags.extend(d.with_subject(res.decl_range) for d in r.diagnostics)
+        diags.extend(in_config_body(r.diagnostics, res.config, where))
     return config, diags
 
 
@@ -89,14 +94,19 @@ def _with_config_marks(planned: Value, config: Value, b: ProviderBinding) -> Val
 
 def plan_call(
     b: ProviderBinding, addr: AbsResourceInstance, prior: Value, config: Value, private: bytes,
+    body: Body | None = None,
 ) -> tuple[Value, list[Any], bytes, Diagnostics]:
+    """PlanResourceChange and the validity check of its answer. The provider's diagnostics
+    are placed in `body` (the resource's configuration) and tagged with `addr`; without a body
+    they are left as the provider gave them."""
     block = b.schema.block
     prior_plain = prior.unmark_deep()[0]
     config_plain = config.unmark_deep()[0]
     proposed = proposed_new(block, prior_plain, config_plain)
     resp = b.provider.plan_resource_change(PlanResourceChangeRequest(
         addr.resource.type, prior_plain, proposed, config_plain, private))
-    diags = Diagnostics(list(resp.diagnostics))
+    diags = Diagnostics(in_config_body(resp.diagnostics, body, str(addr)) if body is not None
+                        else list(resp.diagnostics))
     if diags.has_errors:
         return proposed, [], b"", diags
     problems = assert_plan_valid(block, prior_plain, config_plain, resp.planned_state)
@@ -127,7 +137,7 @@ def plan_managed(
     prior: Value | None = None
     tainted = False
     if entry is not None and entry.current is not None:
-        _stored, prior, more = refresh_object(ctx, b, entry.addr, entry)
+        _stored, prior, more = refresh_object(ctx, b, entry.addr, entry, body=res.config)
         diags.extend(more)
         if more.has_errors:
             return diags
@@ -136,7 +146,7 @@ def plan_managed(
         if prior is not None:
             ctx.tree.values.set(mi, "managed", res.type, res.name, key, prior)
         return diags
-    config, more = evaluate_config(ctx, b, res, mi, roots)
+    config, more = evaluate_config(ctx, b, res, mi, roots, addr)
     diags.extend(more)
     if more.has_errors:
         return diags
@@ -150,7 +160,8 @@ def plan_managed(
     orig_config = config
     config = apply_ignore_changes(config, prior, res.lifecycle, computed_only)
     private = private_bytes(entry.current if entry is not None else None)
-    planned, req_replace, planned_private, more = plan_call(b, addr, prior_val, config, private)
+    planned, req_replace, planned_private, more = plan_call(
+        b, addr, prior_val, config, private, res.config)
     diags.extend(more)
     if more.has_errors:
         return diags
@@ -179,7 +190,7 @@ def plan_managed(
             # configuration, without ignore_changes (nothing is left to keep)
             config = orig_config
             planned, _rr, planned_private, more = plan_call(
-                b, addr, null(b.schema.block.implied_type()), config, b"")
+                b, addr, null(b.schema.block.implied_type()), config, b"", res.config)
             diags.extend(more)
             if more.has_errors:
                 return diags
@@ -214,7 +225,7 @@ def plan_data(
 ) -> Diagnostics:
     """Read or plan to read one data source instance (see the module docstring)."""
     addr = instance_addr(mi, res, key)
-    config, diags = evaluate_config(ctx, b, res, mi, roots)
+    config, diags = evaluate_config(ctx, b, res, mi, roots, addr)
     if diags.has_errors:
         return diags
     diags.extend(check_conditions(ctx, res, mi, roots, res.preconditions,
@@ -236,7 +247,7 @@ def plan_data(
         return diags
     ctx.hooks.pre_read_data(addr)
     resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, plain))
-    diags.extend(d.with_subject(res.decl_range) for d in resp.diagnostics)
+    diags.extend(in_config_body(resp.diagnostics, res.config, str(addr)))
     if resp.diagnostics.has_errors:
         return diags
     state = _with_config_marks(resp.state, config, b)

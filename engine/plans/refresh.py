@@ -11,7 +11,9 @@ With refresh disabled (or `refresh=False`), the stored object is returned as bot
 from __future__ import annotations
 
 from engine.addrs import AbsResourceInstance
+from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics
+from engine.hcl.ast import Body
 from engine.plans.model import Action, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext, ProviderBinding
 from engine.plans.planner_state import StateEntry, encode_object, private_bytes
@@ -32,9 +34,11 @@ def _id_of(v: Value | None) -> str | None:
 
 def refresh_object(
     ctx: PlanContext, b: ProviderBinding, addr: AbsResourceInstance, entry: StateEntry,
-    refresh: bool = True,
+    refresh: bool = True, body: Body | None = None,
 ) -> tuple[Value | None, Value | None, Diagnostics]:
-    """(stored value, current value) of the current object of `entry` (None: no object)."""
+    """(stored value, current value) of the current object of `entry` (None: no object).
+    ReadResource's diagnostics are placed in `body` (the resource's configuration, when it
+    has one) and tagged with `addr`, as terraform does; without a body they stay as given."""
     diags = Diagnostics()
     obj = entry.current
     if obj is None:
@@ -49,7 +53,8 @@ def refresh_object(
     plain, _ = prior.unmark_deep()
     resp = b.provider.read_resource(ReadResourceRequest(
         addr.resource.type, plain, private_bytes(obj)))
-    diags.extend(resp.diagnostics)
+    diags.extend(in_config_body(resp.diagnostics, body, str(addr)) if body is not None
+                 else resp.diagnostics)
     if resp.diagnostics.has_errors:
         return prior, None, diags
     ctx.hooks.post_refresh(addr, _id_of(prior))

@@ -14,7 +14,8 @@
   its schema (Unsupported argument, Missing required argument, Unsupported block type, block
   counts, wrong types of arguments that need nothing else to be evaluated) and, when that
   succeeds, the provider's ValidateResourceConfig / ValidateDataResourceConfig on the decoded
-  object, whose unevaluated arguments are unknown — what `validate` reports for resources.
+  object, whose unevaluated arguments are unknown — what `validate` reports for resources;
+  the provider's diagnostics point at the argument they name (engine.core.diag_paths).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from engine.configs.exprs import variables
 from engine.core.body import decode_body
+from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error, warning
 from engine.graph.steps import provider_addr_for
 from engine.hcl.ast import Expr, Traversal, TraverseAttr, TraverseIndex
@@ -157,6 +159,14 @@ def _evaluator(base_dir: str) -> Callable[[Expr, dict[str, Value]], tuple[Value,
     return evaluate_arg
 
 
+def _config_address(path: tuple[str, ...], res: Any) -> str:
+    """The resource block's address in its static module path (`module.m.data.x.y`), as
+    terraform's validate walk tags provider diagnostics with it."""
+    prefix = "".join(f"module.{name}." for name in path)
+    mode = "data." if res.mode == "data" else ""
+    return f"{prefix}{mode}{res.type}.{res.name}"
+
+
 def validate_resources(config: Any, registry: ProviderRegistry) -> Diagnostics:
     """See the module docstring. Provider instances started here are closed before it
     returns."""
@@ -189,7 +199,8 @@ def validate_resources(config: Any, registry: ProviderRegistry) -> Diagnostics:
                 else:
                     resp = inst.validate_resource_config(
                         ValidateResourceConfigRequest(res.type, plain))
-                diags.extend(resp.diagnostics)  # as terraform: no place of their own
+                diags.extend(in_config_body(resp.diagnostics, res.config,
+                                            _config_address(node.path, res)))
     finally:
         for inst in instances.values():
             if inst is not None:
