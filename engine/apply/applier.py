@@ -8,7 +8,7 @@ once: module calls, variables and locals are evaluated again with the values kno
 each change is applied by `apply_instance` (every result recorded through the state manager:
 an intent before the provider call, a result after it, never a full state rewrite per
 instance), a resource's values become visible to its dependents once all of its instances are
-done. A failed operation skips what depends on it; independent failures are all reported. A
+done; objects the plan imported are recorded first (engine.apply.imports). A failed operation skips what depends on it; independent failures are all reported. A
 stop request lets running calls finish, starts nothing new, and the state is persisted. Root
 outputs are computed at the end and set in state; `manager.finish()` writes the final state.
 """
@@ -27,6 +27,7 @@ from engine.addrs import (
     parse_target,
 )
 from engine.apply.context import ApplyContext
+from engine.apply.imports import record_imports
 from engine.apply.instance import apply_instance
 from engine.apply.progress import Ticker
 from engine.core.instances import InstanceTree
@@ -273,6 +274,10 @@ def apply_plan(
             manager.request_persist()
 
         stop.add_listener(on_stop)
+    diags.extend(record_imports(ctx))
+    if diags.has_errors:
+        diags.extend(manager.finish())
+        return ApplyResult(manager.sync.snapshot(), diags)
     ctx.ticker = Ticker(options.hooks)
     ctx.ticker.start()
     try:

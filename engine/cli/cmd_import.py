@@ -32,15 +32,12 @@ from engine.core.root import root_instance
 from engine.diags import Diagnostics, error
 from engine.graph.steps import provider_addr_for
 from engine.plans.hooks import NO_HOOKS
+from engine.plans.importing import import_object
 from engine.plans.model import PlanMode
 from engine.plans.planner_context import PlanContext
 from engine.plans.planner_expand import expand_resource
 from engine.plans.planner_state import encode_object, index_state
-from engine.plugin.protocol import (
-    ImportedResource,
-    ImportResourceStateRequest,
-    ReadResourceRequest,
-)
+from engine.plugin.protocol import ImportedResource
 from engine.states.state import State
 from engine.states.sync import SyncState
 from engine.values import Value
@@ -158,14 +155,6 @@ def _provider_context(session: Session, config: Any, values: dict[str, Value],
                        refreshed=SyncState(state)), diags
 
 
-def _id_of(value: Value) -> str:
-    plain, _ = value.unmark_deep()
-    if plain.is_null or not isinstance(plain.v, dict):
-        return ""
-    v = plain.v.get("id")
-    return str(v.v) if v is not None and v.is_known and not v.is_null else ""
-
-
 def _import_locked(session: Session, config: Any, values: dict[str, Value],
                    addr: AbsResourceInstance, paddr: AbsProviderConfig, import_id: str
                    ) -> Diagnostics:
@@ -185,60 +174,25 @@ def _import_locked(session: Session, config: Any, values: dict[str, Value],
     if binding is None or diags.has_errors:
         return diags
     ui.out(f"[reset][bold]{addr}: Importing from ID {json.dumps(import_id)}...")
-    resp = binding.provider.import_resource_state(
-        ImportResourceStateRequest(addr.resource.type, import_id))
-    diags.extend(resp.diagnostics)
-    if resp.diagnostics.has_errors:
-        return diags
-    imported = resp.imported_resources
-    if not imported:
-        diags.append(error("Import returned no resources",
-                           f"While attempting to import with ID {import_id}, the provider "
-                           "returned no instance states."))
-        return diags
-    if len(imported) > 1:
-        diags.append(error("Multiple import states not supported",
-                           f"While attempting to import with ID {import_id}, the provider "
-                           "returned multiple resource instance states. This is not currently "
-                           "supported."))
-        return diags
-    ui.out(f"[reset][bold][green]{addr}: Import prepared!")
-    ui.out(f"[reset][green]  Prepared {imported[0].type_name} for import")
     sync = SyncState(state)
-    if sync.current(addr) is not None:
-        diags.append(error(
+
+    def prepared(one: ImportedResource) -> Diagnostics:
+        ui.out(f"[reset][bold][green]{addr}: Import prepared!")
+        ui.out(f"[reset][green]  Prepared {one.type_name} for import")
+        if sync.current(addr) is None:
+            return Diagnostics()
+        return Diagnostics([error(
             "Resource already managed by Terraform",
             f"Terraform is already managing a remote object for {addr}. To import to this "
-            "address you must first remove the existing object from the state."))
-        return diags
-    diags.extend(_read_and_store(session, binding, addr, paddr, imported[0], sync))
-    return diags
+            "address you must first remove the existing object from the state.")])
 
-
-def _read_and_store(session: Session, binding: Any, addr: AbsResourceInstance,
-                    paddr: AbsProviderConfig, imported: ImportedResource, sync: SyncState
-                    ) -> Diagnostics:
-    mgr = session.manager
-    assert mgr is not None
-    diags = Diagnostics()
-    session.hooks.pre_refresh(addr, _id_of(imported.state) or None)
-    read = binding.provider.read_resource(ReadResourceRequest(
-        imported.type_name, imported.state, imported.private))
-    diags.extend(read.diagnostics)
-    if read.diagnostics.has_errors:
+    got, more = import_object(binding.provider, binding.schema, addr, import_id,
+                              session.hooks, prepared, plan_wording=False)
+    diags.extend(more)
+    if got is None:
         return diags
-    if read.new_state.is_null:
-        diags.append(error(
-            "Cannot import non-existent remote object",
-            f'While attempting to import an existing object to "{addr}", the provider detected '
-            "that no object exists with the given id. Only pre-existing objects can be "
-            "imported; check that the id is correct and that it is associated with the "
-            "provider's configured region or endpoint, or use \"terraform apply\" to create a "
-            "new remote object for this resource."))
-        return diags
-    session.hooks.post_refresh(addr, _id_of(read.new_state) or None)
-    obj = encode_object(binding.schema, read.new_state, read.private)
-    sync.set_current(addr, obj, str(paddr))
+    plain, _ = got.value.unmark_deep()
+    sync.set_current(addr, encode_object(binding.schema, plain, got.private), str(paddr))
     _, more = mgr.storage.write(sync.snapshot())
     diags.extend(more)
     return diags

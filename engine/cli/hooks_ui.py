@@ -100,6 +100,16 @@ class UiHooks(Hooks):
         suffix = f" [id={id}]" if id else ""
         self.println(f"[reset][bold]{addr}: Refreshing state...{suffix}")
 
+    # -- import blocks -----------------------------------------------------------------------
+    def pre_plan_import(self, addr: AbsResourceInstance, id: str) -> None:
+        self.println(f"[reset][bold]{addr}: Preparing import... [id={id}]")
+
+    def pre_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        self.println(f"[reset][bold]{addr}: Importing... [id={id}]")
+
+    def post_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        self.println(f"[reset][bold]{addr}: Import complete [id={id}]")
+
     # -- apply -------------------------------------------------------------------------------
     def _begin(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
         texts = _START.get(action)

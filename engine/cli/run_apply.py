@@ -219,7 +219,7 @@ def _summary(session: Session, mode: PlanMode, outputs: dict[str, Any]) -> None:
     destroy = mode is PlanMode.DESTROY
     if session.json is not None:
         session.json.change_summary("apply", c.added, c.changed, c.removed,
-                                    destroy_mode=destroy)
+                                    imported=c.imported, destroy_mode=destroy)
         if outputs and not destroy:
             session.json.outputs(_json_outputs(outputs))
         return
@@ -227,8 +227,9 @@ def _summary(session: Session, mode: PlanMode, outputs: dict[str, Any]) -> None:
     if destroy:
         ui.out(f"[reset][bold][green]\nDestroy complete! Resources: {c.removed} destroyed.")
         return
+    imported = f"{c.imported} imported, " if c.imported else ""
     ui.out("[reset][bold][green]\nApply complete! Resources: "
-           f"{c.added} added, {c.changed} changed, {c.removed} destroyed.")
+           f"{imported}{c.added} added, {c.changed} changed, {c.removed} destroyed.")
     if not outputs:
         return
     from engine.values.format import format_value

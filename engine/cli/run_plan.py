@@ -125,9 +125,13 @@ def read_lock_file(root: str) -> str | None:
 
 
 def with_base(state: State, base: StateFile | None) -> StateFile | None:
-    """`state` as a snapshot of `base` (its lineage and serial); None when there is no base."""
+    """`state` as a snapshot of `base` (its lineage and serial); None when there is no base,
+    unless the plan put managed objects in it (`import` blocks): then a snapshot of no state
+    (lineage "", serial 0), which is stale once any state exists."""
     if base is None:
-        return None
+        if not any(rs.mode == "managed" for rs in state.resources):
+            return None
+        return StateFile(state=state, lineage="", serial=0)
     return StateFile(state=state, lineage=base.lineage, serial=base.serial,
                      terraform_version=base.terraform_version)
 

@@ -40,13 +40,19 @@ FATAL_INTERRUPT = (
 
 
 class CountHooks(Hooks):
-    """Counts completed operations for the apply summary (added, changed, destroyed)."""
+    """Counts completed operations for the apply summary (imported, added, changed,
+    destroyed)."""
 
     def __init__(self) -> None:
         self._mu = threading.Lock()
         self.added = 0
         self.changed = 0
         self.removed = 0
+        self.imported = 0
+
+    def post_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        with self._mu:
+            self.imported += 1
 
     def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
                    elapsed: float, error: Diagnostic | None) -> None:
@@ -82,6 +88,18 @@ class FanOutHooks(Hooks):
     def post_plan(self, addr: AbsResourceInstance, action: Action) -> None:
         for t in self.targets:
             t.post_plan(addr, action)
+
+    def pre_plan_import(self, addr: AbsResourceInstance, id: str) -> None:
+        for t in self.targets:
+            t.pre_plan_import(addr, id)
+
+    def pre_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        for t in self.targets:
+            t.pre_apply_import(addr, id)
+
+    def post_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        for t in self.targets:
+            t.post_apply_import(addr, id)
 
     def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
         for t in self.targets:

@@ -28,6 +28,9 @@ class Hooks:
         """Reading finished."""
 
     # -- plan --------------------------------------------------------------------------------
+    def pre_plan_import(self, addr: AbsResourceInstance, id: str) -> None:
+        """An `import` block's object is about to be imported (`Preparing import... [id=x]`)."""
+
     def pre_plan(self, addr: AbsResourceInstance) -> None:
         """Planning the instance's change begins."""
 
@@ -50,6 +53,12 @@ class Hooks:
         error: Diagnostic | None,
     ) -> None:
         """The provider call ended (`Creation complete after 2s [id=x]`), or failed."""
+
+    def pre_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        """An imported object is about to be recorded in state (`Importing... [id=x]`)."""
+
+    def post_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
+        """The imported object is in state (`Import complete [id=x]`)."""
 
     # -- provisioners ----------------------------------------------------------------------
     def pre_provision(self, addr: AbsResourceInstance, type_name: str) -> None:

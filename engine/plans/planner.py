@@ -13,6 +13,9 @@
    warnings;
 4. root output changes are computed against the prior state.
 
+`import` blocks (engine.plans.planner_imports) import their targets just before the target
+resource is planned; those changes carry `importing`.
+
 Before the walk, `moved` blocks and implied moves rename objects of the prior state
 (engine.plans.planner_moves); the changes of moved instances carry their previous address.
 
@@ -42,12 +45,13 @@ from engine.diags import Diagnostics, error, warning
 from engine.graph.builder import build_graph, plan_steps
 from engine.graph.builder_nodes import CALL, CHECK, LOCAL, OUTPUT, PROVIDER, RESOURCE, VAR, Node
 from engine.graph.signals import StopController
-from engine.graph.steps import provider_config_addr
+from engine.graph.steps import ReferencesStep, provider_config_addr
 from engine.graph.walker import walk
 from engine.plans.hooks import NO_HOOKS, Hooks
 from engine.plans.model import Action, OutputChange, Plan, PlanMode
 from engine.plans.planner_context import PlanContext
 from engine.plans.planner_expand import expand_resource
+from engine.plans.planner_imports import ImportPlanner, ImportReferencesStep
 from engine.plans.planner_resource import plan_resource_node
 from engine.plans.planner_state import index_state
 from engine.plugin.registry import ProviderRegistry
@@ -110,11 +114,15 @@ def _parse_addrs(opts: PlanOptions, diags: Diagnostics) -> tuple[list[Any], set[
     return targets, replace
 
 
-def _run_node(ctx: PlanContext, build: Any, node: Node) -> Diagnostics:
+def _run_node(ctx: PlanContext, build: Any, node: Node, imports: ImportPlanner) -> Diagnostics:
     tree = ctx.tree
     obj = build.objects.get(node)
     if node.kind == RESOURCE:
-        return plan_resource_node(ctx, node, obj)
+        diags = imports.before_resource(node, obj)
+        if diags.has_errors:
+            return diags
+        diags.extend(plan_resource_node(ctx, node, obj))
+        return diags
     if node.kind == CALL:
         return tree.expand_call(node.module, node.name)
     if node.kind == VAR:
@@ -207,15 +215,20 @@ def make_plan(
     diags.extend(more)
     if not more.has_errors:
         diags.extend(root.validate_inputs())
-    plan.variables = dict(root.scope.input_values)
+    # as terraform records them: the caller's values as given (before type conversion), and
+    # the (converted) default of each variable the caller did not set
+    plan.variables = {name: options.variables.get(name, v)
+                      for name, v in root.scope.input_values.items()}
     if diags.has_errors:
         plan.errored = True
         return result
     from engine.plans.planner_moves import apply_moves
 
     moved_state, moved = apply_moves(config, prev_state)
-    build, more = build_graph(
-        config, plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY))
+    steps = plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY)
+    at = next((i + 1 for i, st in enumerate(steps) if isinstance(st, ReferencesStep)), 1)
+    steps.insert(at, ImportReferencesStep())
+    build, more = build_graph(config, steps)
     diags.extend(more)
     if more.has_errors:
         plan.errored = True
@@ -229,6 +242,7 @@ def make_plan(
         registry=registry, hooks=options.hooks, prior=index_state(moved_state),
         refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved,
         refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed)
+    imports = ImportPlanner(ctx)
     stamp = make_plantimestamp(plan.timestamp)
     _install_timestamp(tree, stamp)
     if targets:
@@ -237,11 +251,14 @@ def make_plan(
         if options.parallelism > 1:
             ctx.instance_pool = stack.enter_context(ThreadPoolExecutor(
                 max_workers=options.parallelism, thread_name_prefix="plan-instance"))
-        res = walk(build.graph, lambda n: _run_with_stamp(ctx, build, n, stamp),
+        res = walk(build.graph, lambda n: _run_with_stamp(ctx, build, n, stamp, imports),
                    options.parallelism, options.stop)
     ctx.instance_pool = None
     diags.extend(res.diagnostics)
+    if not res.interrupted:
+        diags.extend(imports.missing_targets())
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
+    imports.mark(plan.changes)
     plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()
     plan.output_changes = output_changes(tree, config, prev_state, options.mode,
@@ -250,6 +267,9 @@ def make_plan(
 
     result.relevant_attributes = list(relevant_attributes(
         config, plan.changes, plan.output_changes, tree.instances))
+    from engine.plans.render_json_values import path_json
+
+    plan.relevant_attributes = [(str(r), path_json(p)) for r, p in result.relevant_attributes]
     result.schemas = dict(ctx.schemas)
     if options.mode is PlanMode.REFRESH_ONLY:
         plan.changes = []
@@ -264,11 +284,12 @@ def _install_timestamp(tree: InstanceTree, stamp: Any) -> None:
         tree.scope(mi).override_function("plantimestamp", stamp)
 
 
-def _run_with_stamp(ctx: PlanContext, build: Any, node: Node, stamp: Any) -> Diagnostics:
+def _run_with_stamp(ctx: PlanContext, build: Any, node: Node, stamp: Any,
+                    imports: ImportPlanner) -> Diagnostics:
     if node.kind == CALL:
-        diags = _run_node(ctx, build, node)
+        diags = _run_node(ctx, build, node, imports)
         child = node.module.child(node.name)
         for mi in ctx.tree.instances(child):
             ctx.tree.scope(mi).override_function("plantimestamp", stamp)
         return diags
-    return _run_node(ctx, build, node)
+    return _run_node(ctx, build, node, imports)

@@ -43,6 +43,7 @@ class StateEntry:
     provider: str
     current: ResourceInstanceObject | None = None
     deposed: dict[str, ResourceInstanceObject] = field(default_factory=dict)
+    imported: bool = False  # read by an `import` block in this plan: no second refresh
 
 
 def index_state(state: State | None) -> dict[AbsResourceInstance, StateEntry]:

@@ -5,7 +5,8 @@ provider for the object as it is now and returns (prior value, refreshed value).
 provider reports something different from the stored object, the difference is recorded as
 drift (an UPDATE, or a DELETE when the object is gone) and the refreshed working state gets
 the new object; an unchanged object keeps its stored form untouched (no re-encoding).
-With refresh disabled (or `refresh=False`), the stored object is returned as both values.
+With refresh disabled (or `refresh=False`), and for an object an `import` block has just read,
+the stored object is returned as both values.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def refresh_object(
     diags.extend(more)
     if prior is None:
         return None, None, diags
-    if not ctx.refresh or not refresh:
+    if not ctx.refresh or not refresh or entry.imported:
         return prior, prior, diags
     ctx.hooks.pre_refresh(addr, _id_of(prior))
     plain, _ = prior.unmark_deep()
