@@ -237,4 +237,7 @@ def load_config(root_dir: str, manifest: Manifest | None = None) -> tuple[Config
         root = Config(mod)
         _load_children(root, root_dir, _manifest(root_dir) if manifest is None else manifest,
                        diags)
+    from engine.configs.provider_validation import validate_provider_configs
+
+    diags.extend(validate_provider_configs(root))
     return root, diags

@@ -218,7 +218,7 @@ def decode_required_providers_block(block: Block) -> tuple[list[RequiredProvider
         diags.extend(nd)
         if nd.has_errors:
             continue
-        rp = RequiredProvider(name, "", default_provider(name), attr.range)
+        rp = RequiredProvider(name, "", default_provider(name), attr.expr.range)
         expr = unwrap(attr.expr)
         if literal_string(expr) is not None:
             rp.requirement = _version_of(expr, diags, attr.range)
