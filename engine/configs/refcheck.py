@@ -428,6 +428,9 @@ def check_references(config: Config, resource_refs: ResourceRefCheck | None = No
         diags.extend(found)
 
     visit(config)
+    from engine.configs.import_checks import check_import_blocks
+
+    diags.extend(check_import_blocks(config))
     return diags
 
 

@@ -37,9 +37,10 @@ from engine.addrs import (
     ModuleInstance,
     parse_abs_resource_instance,
 )
-from engine.addrs.keys import InstanceKey, key_str
+from engine.addrs.keys import key_str
 from engine.configs.exprs import unwrap
 from engine.configs.exprs import variables as expr_traversals
+from engine.configs.import_checks import instance_key_problems
 from engine.configs.refactoring import Import
 from engine.configs.refs import DATA, LOCAL, MANAGED, VAR, parse_ref
 from engine.diags import Diagnostics, error
@@ -152,28 +153,6 @@ def _address_text(expr: Expr, each: dict[str, Value], evaluate: Any,
     return None
 
 
-def _instance_key_ok(res: Any, key: InstanceKey, to: Expr) -> Diagnostics:
-    """terraform's validateImportTargetExpansion: the key must suit the resource's repetition."""
-    diags = Diagnostics()
-    for_each = res is not None and res.for_each is not None
-    count = res is not None and res.count is not None
-    problems: list[str] = []
-    if isinstance(key, str):
-        if not for_each:
-            problems.append("The target resource does not use for_each.")
-    elif isinstance(key, int):
-        if not count:
-            problems.append("The target resource does not use count.")
-    else:
-        if for_each:
-            problems.append("The target resource is using for_each.")
-        if count:
-            problems.append("The target resource is using count.")
-    for p in problems:
-        diags.append(error("Invalid import 'to' expression", p, to.range))
-    return diags
-
-
 # ------------------------------------------------------------------ evaluation
 def _each_roots(scope: Any, imp: Import) -> tuple[list[dict[str, Value]], Diagnostics]:
     """One `each` binding per element of the block's `for_each` ([{}] without one)."""
@@ -237,7 +216,7 @@ def expand_block(scope: Any, imp: Import, res: Any) -> tuple[list[ImportTarget],
         except AddressSyntaxError as exc:
             diags.append(error("Invalid import 'to' expression", str(exc), imp.to.range))
             return out, diags
-        diags.extend(_instance_key_ok(res, addr.key, imp.to))
+        diags.extend(instance_key_problems(res, addr.key, imp.to))
         the_id, more = import_id(scope, imp, each)
         diags.extend(more)
         if diags.has_errors or the_id is None:
