@@ -5,8 +5,8 @@ registry, references to resource attributes are checked against the resource typ
 too), then, for a configuration without resources, an evaluation of the root module with
 unknown inputs (`engine.core`), whose diagnostics are kept unless they repeat a reference
 problem already reported for the same place. A configuration with resources has each resource
-block validated against its schema and by its provider (`engine.plans.validate`) when the
-references are fine; its expressions are evaluated by the planner.
+block validated against its schema and by its provider (`engine.plans.validate`), and its
+provisioner blocks (`engine.provisioners.validate`), when the references are fine; its expressions are evaluated by the planner.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ def check_config(config: Any, cwd: str, registry: ProviderRegistry | None = None
     configuration with resources and a `registry`, the resources' schema problems)."""
     from engine.configs.refcheck import check_references
     from engine.plans.validate import resource_ref_check, validate_resources
+    from engine.provisioners import validate_config_provisioners
 
     diags = Diagnostics()
     refs = check_references(config, resource_ref_check(registry) if registry else None)
@@ -43,6 +44,7 @@ def check_config(config: Any, cwd: str, registry: ProviderRegistry | None = None
     if _declares_resources(config):
         if registry is not None and not refs.has_errors:
             diags.extend(validate_resources(config, registry))
+            diags.extend(validate_config_provisioners(config))
         return diags
     _, evaluated = evaluate_root(config, {}, cwd, for_validation=True)
     seen = {_key(d) for d in diags}

@@ -94,6 +94,10 @@ def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
     from engine.plans.validate import resource_ref_check
 
     static = check_references(config, resource_ref_check(session.registry))
+    if not static.has_errors:  # as terraform's validate walk before planning
+        from engine.provisioners import validate_config_provisioners
+
+        static.extend(validate_config_provisioners(config))
     if static.has_errors:
         session.diagnostics([*diags, *(d for d in static if d.is_error)])
         return None

@@ -1,9 +1,12 @@
 """Provisioners: running commands for a resource instance after it is created or before it
-is destroyed, as Terraform does, with the `local-exec` provisioner.
+is destroyed, as Terraform does, with the `local-exec`, `file` and `remote-exec` provisioners.
 
 - `run_provisioners(...)` (runner): evaluate and run one instance's provisioners in order.
 - `LOCAL_EXEC` (local_exec): the `local-exec` provisioner; `LOCAL_EXEC_SCHEMA` its arguments.
-- `validate_provisioners(...)` (validate): check the blocks before anything runs.
+- `validate_provisioners(...)` / `validate_config_provisioners(config)` (validate): check the
+  blocks before anything runs.
+- `FILE`, `REMOTE_EXEC` (remote): the `file` and `remote-exec` provisioners (validation and
+  terraform's connection failures; groundplan has no SSH/WinRM client).
 - `lookup(type)` / `missing_plugin(type)` (registry): the provisioner types available.
 """
 
@@ -13,7 +16,7 @@ from engine.provisioners.local_exec import LOCAL_EXEC
 from engine.provisioners.registry import lookup, missing_plugin
 from engine.provisioners.runner import SUPPRESSED_LINE, run_provisioners
 from engine.provisioners.schema import LOCAL_EXEC_SCHEMA, decode_config
-from engine.provisioners.validate import validate_provisioners
+from engine.provisioners.validate import validate_config_provisioners, validate_provisioners
 
 __all__ = [
     "LOCAL_EXEC",
@@ -23,5 +26,6 @@ __all__ = [
     "lookup",
     "missing_plugin",
     "run_provisioners",
+    "validate_config_provisioners",
     "validate_provisioners",
 ]
