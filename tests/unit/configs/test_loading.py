@@ -188,6 +188,12 @@ check "health" {
 """
 
 CHILD = """
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+
 variable "input" {
   type = number
 }
