@@ -179,7 +179,8 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
         resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
             res.type, prior.unmark_deep()[0], planned, config.unmark_deep()[0],
             planned_private))
-        diags.extend(in_config_body(resp.diagnostics, res.config, str(addr)))
+        diags.extend(in_config_body(resp.diagnostics, res.config, str(addr),
+                                    not b.addr.provider.is_builtin))
         new = resp.new_state
         failed = resp.diagnostics.has_errors
         if not failed and not resp.legacy_type_system:  # terraform only logs these for legacy SDKs
@@ -225,7 +226,8 @@ def _read(ctx: ApplyContext, b: ProviderBinding, res: Any, addr: AbsResourceInst
     ctx.hooks.pre_read_data(addr)
     start = time.monotonic()
     resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, config.unmark_deep()[0]))
-    diags.extend(in_config_body(resp.diagnostics, res.config, str(addr)))
+    diags.extend(in_config_body(resp.diagnostics, res.config, str(addr),
+                                not b.addr.provider.is_builtin))
     if resp.diagnostics.has_errors:
         return result
     state = _marked(b, resp.state, config)

@@ -19,7 +19,10 @@ it was given, not about source text, so the core gives each of them
     a missing argument): the opening brace of the deepest body reached (for JSON bodies, the
     closing brace), which is also where a diagnostic without a path points.
 
-Diagnostics that already have a subject are left where they are.
+Diagnostics that already have a subject are left where they are. A provider served as a plugin
+has every diagnostic placed (terraform's gRPC client makes each one contextual); the in-process
+built-in `terraform` provider's diagnostics without an attribute path are sourceless, as its
+Go errors are in terraform: call with `whole_body=False` for it, and they are left untouched.
 """
 
 from __future__ import annotations
@@ -36,10 +39,13 @@ from engine.values import NUMBER, STRING, Value
 
 
 def in_config_body(
-    diags: Iterable[Diagnostic], body: A.Body | None, address: str | None
+    diags: Iterable[Diagnostic], body: A.Body | None, address: str | None,
+    whole_body: bool = True,
 ) -> list[Diagnostic]:
-    """`diags` (as a provider returned them) placed in `body` and tagged with `address`."""
-    return [elaborate(d, body, address) for d in diags]
+    """`diags` (as a provider returned them) placed in `body` and tagged with `address`;
+    with `whole_body` False, those without an attribute path are kept as they are."""
+    return [elaborate(d, body, address) if whole_body or isinstance(d, AttributeDiagnostic)
+            else d for d in diags]
 
 
 def elaborate(diag: Diagnostic, body: A.Body | None, address: str | None) -> Diagnostic:

@@ -23,9 +23,11 @@ from engine.addrs import (
 )
 from engine.addrs import Provider as ProviderAddr
 from engine.core.body import decode_body
+from engine.core.diag_paths import in_config_body
 from engine.core.instances import InstanceTree
 from engine.diags import Diagnostics, error
 from engine.graph.steps import provider_addr_for
+from engine.hcl.ast import Body
 from engine.plans.hooks import Hooks
 from engine.plans.model import PlanMode, ResourceInstanceChange
 from engine.plans.planner_state import StateEntry, decode_object
@@ -85,6 +87,7 @@ class PlanContext:
                 return got[0], Diagnostics() if got[0] is not None else got[1]
             schema, diags = self.registry.schema(addr.provider)
             config_val: Value | None = None
+            body: Body | None = None  # the provider block's, where its diagnostics point
             if schema is not None:
                 self.schemas[addr.provider] = schema
                 cfg = self.config.descendant(addr.module.names)
@@ -94,6 +97,7 @@ class PlanContext:
                     pblock = next((p for p in cfg.module.provider_configs.values()
                                    if p.key == key), None)
                 instances = self.tree.instances(addr.module)
+                body = pblock.config if pblock is not None else None
                 if pblock is not None and instances:
                     scope = self.tree.scope(instances[0])
                     config_val, more = decode_body(
@@ -104,7 +108,9 @@ class PlanContext:
                     diags.extend(more)
             inst = None
             if not diags.has_errors:
-                inst, more = self.registry.configured(addr, config_val)
+                inst, more = self.registry.configured(
+                    addr, config_val,
+                    lambda ds: in_config_body(ds, body, str(addr), not addr.provider.is_builtin))
                 diags.extend(more)
             self._providers[addr] = (inst, diags)
             return inst, diags

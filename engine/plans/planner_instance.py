@@ -61,13 +61,14 @@ def evaluate_config(
         return config, diags
     plain, _ = config.unmark_deep()
     where = str(addr) if addr is not None else None
+    plugin = not b.addr.provider.is_builtin
     if res.mode == "data":
         vresp = b.provider.validate_data_resource_config(
             ValidateDataResourceConfigRequest(res.type, plain))
-        diags.extend(in_config_body(vresp.diagnostics, res.config, where))
+        diags.extend(in_config_body(vresp.diagnostics, res.config, where, plugin))
     else:
         r = b.provider.validate_resource_config(ValidateResourceConfigRequest(res.type, plain))
-        diags.extend(in_config_body(r.diagnostics, res.config, where))
+        diags.extend(in_config_body(r.diagnostics, res.config, where, plugin))
     return config, diags
 
 
@@ -105,7 +106,8 @@ def plan_call(
     proposed = proposed_new(block, prior_plain, config_plain)
     resp = b.provider.plan_resource_change(PlanResourceChangeRequest(
         addr.resource.type, prior_plain, proposed, config_plain, private))
-    diags = Diagnostics(in_config_body(resp.diagnostics, body, str(addr)) if body is not None
+    diags = Diagnostics(in_config_body(resp.diagnostics, body, str(addr),
+                                       not b.addr.provider.is_builtin) if body is not None
                         else list(resp.diagnostics))
     if diags.has_errors:
         return proposed, [], b"", diags
@@ -247,7 +249,8 @@ def plan_data(
         return diags
     ctx.hooks.pre_read_data(addr)
     resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, plain))
-    diags.extend(in_config_body(resp.diagnostics, res.config, str(addr)))
+    diags.extend(in_config_body(resp.diagnostics, res.config, str(addr),
+                                not b.addr.provider.is_builtin))
     if resp.diagnostics.has_errors:
         return diags
     state = _with_config_marks(resp.state, config, b)

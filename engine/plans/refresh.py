@@ -54,7 +54,8 @@ def refresh_object(
     plain, _ = prior.unmark_deep()
     resp = b.provider.read_resource(ReadResourceRequest(
         addr.resource.type, plain, private_bytes(obj)))
-    diags.extend(in_config_body(resp.diagnostics, body, str(addr)) if body is not None
+    diags.extend(in_config_body(resp.diagnostics, body, str(addr),
+                                not b.addr.provider.is_builtin) if body is not None
                  else resp.diagnostics)
     if resp.diagnostics.has_errors:
         return prior, None, diags

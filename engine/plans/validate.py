@@ -200,7 +200,8 @@ def validate_resources(config: Any, registry: ProviderRegistry) -> Diagnostics:
                     resp = inst.validate_resource_config(
                         ValidateResourceConfigRequest(res.type, plain))
                 diags.extend(in_config_body(resp.diagnostics, res.config,
-                                            _config_address(node.path, res)))
+                                            _config_address(node.path, res),
+                                            not provider.is_builtin))
     finally:
         for inst in instances.values():
             if inst is not None:

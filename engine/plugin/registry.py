@@ -19,11 +19,11 @@ All methods are thread-safe. Problems come back as diagnostics, never exceptions
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from engine.addrs import BUILTIN_TERRAFORM, AbsProviderConfig
 from engine.addrs import Provider as ProviderAddr
-from engine.diags import Diagnostics, error
+from engine.diags import Diagnostic, Diagnostics, error
 from engine.plugin.protocol import (
     ConfigureProviderRequest,
     GetProviderSchemaResponse,
@@ -115,10 +115,13 @@ class ProviderRegistry:
             return resp, resp.diagnostics
 
     def configured(
-        self, addr: AbsProviderConfig, config: Value | None
+        self, addr: AbsProviderConfig, config: Value | None,
+        place: Callable[[Iterable[Diagnostic]], Iterable[Diagnostic]] | None = None,
     ) -> tuple[Provider | None, Diagnostics]:
         """The instance for provider configuration `addr`, configured with `config` the first
-        time it is asked for (None: an empty configuration of the provider's schema)."""
+        time it is asked for (None: an empty configuration of the provider's schema).
+        `place`, when given, maps the provider's own ValidateProviderConfig/ConfigureProvider
+        diagnostics (for example to point them at the provider block)."""
         with self._mu:
             inst = self._instances.get(addr)
             if inst is not None:
@@ -136,10 +139,10 @@ class ProviderRegistry:
                 config = schema.provider.block.empty_value()
             plain, _ = config.unmark_deep()
             vresp = inst.validate_provider_config(ValidateProviderConfigRequest(plain))
-            diags.extend(vresp.diagnostics)
+            diags.extend(place(vresp.diagnostics) if place else vresp.diagnostics)
             if not vresp.diagnostics.has_errors:
                 cresp = inst.configure_provider(ConfigureProviderRequest(TERRAFORM_VERSION, plain))
-                diags.extend(cresp.diagnostics)
+                diags.extend(place(cresp.diagnostics) if place else cresp.diagnostics)
             self._instances[addr] = inst
             self._config_diags[addr] = diags
             return inst, diags
