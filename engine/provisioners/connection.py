@@ -38,10 +38,12 @@ _N = ("port", "proxy_port", "bastion_port")
 _B = ("agent", "https", "insecure", "use_ntlm")
 
 CONNECTION_SCHEMA = ConfigSchema(
-    (AttributeSpec("host", STRING, required=True),)
-    + tuple(AttributeSpec(n, STRING) for n in _S)
-    + tuple(AttributeSpec(n, NUMBER) for n in _N)
-    + tuple(AttributeSpec(n, BOOL) for n in _B)
+    (
+        AttributeSpec("host", STRING, required=True),
+        *(AttributeSpec(n, STRING) for n in _S),
+        *(AttributeSpec(n, NUMBER) for n in _N),
+        *(AttributeSpec(n, BOOL) for n in _B),
+    )
 )
 
 _INITIAL_DELAY = 1.0

@@ -13,7 +13,8 @@ configuration order, those of `provisioners` whose `when` is `when` ("create" or
    line)` - unless any argument value is sensitive, in which case every line is replaced by
    "(output suppressed due to sensitive value in config)"; then
    `hooks.post_provision(addr, type, first_error_or_None)`.
-4. The provisioner's diagnostics point at the provisioner block's opening brace. With
+4. The provisioner's diagnostics point at the provisioner block's opening brace and carry the
+   instance's address (terraform's InConfigBody: the `with ADDR,` line). With
    `on_failure = continue` a failure is dropped (Terraform only logs it; warnings are kept) and
    the next provisioner runs; with `on_failure = fail` (the default) its errors are returned
    and no further provisioner runs.
@@ -34,15 +35,14 @@ import threading
 from collections.abc import Sequence
 
 from engine.addrs import AbsResourceInstance
-from engine.configs.provisioners import ON_FAILURE_CONTINUE, WHEN_DESTROY
 from engine.configs.merge import merge_body
-from engine.configs.provisioners import Connection
+from engine.configs.provisioners import ON_FAILURE_CONTINUE, WHEN_DESTROY, Connection
 from engine.configs.provisioners import Provisioner as ProvisionerConfig
-from engine.configs.syntax import missing_item_range
+from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics
+from engine.hcl.ast import Body
 from engine.lang import EvalContext
 from engine.plans.hooks import Hooks
-from engine.hcl.ast import Body
 from engine.provisioners.base import OutputFn
 from engine.provisioners.connection import CONNECTION_SCHEMA
 from engine.provisioners.registry import lookup, missing_plugin
@@ -110,12 +110,10 @@ def run_provisioners(
         hooks.pre_provision(addr, pc.type)
         unmarked, marks = config.unmark_deep()
         output = _output_fn(hooks, addr, pc.type, bool(marks))
-        subject = missing_item_range(pc.config)
-        result = Diagnostics(
-            [d.with_subject(subject) for d in impl.provision(
-                unmarked, output, stop_event,
-                connection.unmark_deep()[0] if connection is not None else None)]
-        )
+        result = Diagnostics(in_config_body(
+            impl.provision(unmarked, output, stop_event,
+                           connection.unmark_deep()[0] if connection is not None else None),
+            pc.config, str(addr)))
         first_error = result.errors[0] if result.has_errors else None
         hooks.post_provision(addr, pc.type, first_error)
 
