@@ -20,13 +20,15 @@ from engine.states.state import State, StateFile, new_lineage
 from engine.states.statefile import read_state, states_equal, write_state
 
 
-def atomic_write(path: str, text: str) -> None:
-    """Replace `path` with `text` atomically (temp file, fsync, rename, fsync directory)."""
+def atomic_write(path: str, text: str | bytes) -> None:
+    """Replace `path` with `text` atomically (temp file, fsync, rename, fsync directory).
+
+    On any failure the temporary file is removed and `path` is left as it was."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + "-", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             os.fsync(fh.fileno())
         with contextlib.suppress(OSError):
@@ -44,6 +46,19 @@ def atomic_write(path: str, text: str) -> None:
             os.close(dfd)
 
 
+def display_path(path: str) -> str:
+    """`path` as Terraform names it in messages: relative to the working directory when inside it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def go_os_error(exc: OSError, path: str) -> str:
+    """Go's text for an I/O error on `path` ("read terraform.tfstate: is a directory")."""
+    op = "read" if isinstance(exc, IsADirectoryError) else "open"
+    text = exc.strerror or str(exc)
+    return f"{op} {display_path(path)}: {text[:1].lower()}{text[1:]}"
+
+
 class LocalState:
     """A state file on the local disk."""
 
@@ -51,33 +66,42 @@ class LocalState:
         self.path = path
         self.backup_path = path + ".backup" if backup_path is None else backup_path
         self._read: StateFile | None = None
-        self._read_text: str | None = None
+        self._read_text: bytes | None = None
         self._loaded = False
         self._backed_up = False
+        self._unreadable = False
 
     def read(self) -> tuple[StateFile | None, Diagnostics]:
-        """The current snapshot, or None when there is no state file yet."""
+        """The current snapshot, or None when there is no state file yet (or it is empty).
+
+        A file that cannot be read or decoded gives Terraform's diagnostics ("Failed to read
+        state file", "Unsupported state file format", ...), never an exception."""
         diags = Diagnostics()
+        self._unreadable = False
         try:
-            with open(self.path, encoding="utf-8") as fh:
-                text = fh.read()
+            with open(self.path, "rb") as fh:
+                data = fh.read()
         except FileNotFoundError:
             self._loaded = True
             self._read = None
             self._read_text = None
             return None, diags
         except OSError as exc:
-            diags.append(error("Failed to load state", f"{self.path}: {exc.strerror}"))
+            self._unreadable = True
+            diags.append(error("Failed to read state file",
+                               f"The state file could not be read: {go_os_error(exc, self.path)}"))
             return None, diags
         self._loaded = True
-        if not text.strip():
-            # An empty file (a lock creates one) is no state: nothing to back up.
+        if not data:
+            # An empty file (a lock creates one) is no state: nothing to back up. Only an
+            # empty one: whitespace is a JSON syntax error to Terraform.
             self._read_text = None
             self._read = None
             return None, diags
-        self._read_text = text
-        sf, more = read_state(text)
+        sf, more = read_state(data)
         diags.extend(more)
+        self._unreadable = more.has_errors
+        self._read_text = data
         self._read = sf
         return sf, diags
 
@@ -89,6 +113,11 @@ class LocalState:
             diags.extend(more)
             if diags.has_errors:
                 return None, diags
+        if self._unreadable:
+            diags.append(error("Failed to save state", (
+                f"{display_path(self.path)} holds a state that could not be read; it is left as "
+                "it is rather than replaced. Repair or move it aside, then try again.")))
+            return None, diags
         prev = self._read
         if prev is not None and states_equal(prev.state, state):
             return prev, diags
@@ -110,5 +139,5 @@ class LocalState:
             diags.append(error("Failed to save state", f"{self.path}: {exc.strerror or exc}"))
             return None, diags
         self._read = sf
-        self._read_text = text
+        self._read_text = text.encode("utf-8")
         return sf, diags

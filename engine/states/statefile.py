@@ -8,13 +8,14 @@ name and their instances by key), so terraform reads our states and we read thei
 
 from __future__ import annotations
 
-import json
+import re
 from typing import Any
 
 from engine.diags import Diagnostics, error
 from engine.states import gojson
 from engine.states.codec import decode_value, encode_value
 from engine.states.state import (
+    TERRAFORM_VERSION,
     CheckObjectResult,
     CheckResult,
     OutputValue,
@@ -26,70 +27,278 @@ from engine.states.state import (
 )
 from engine.values import type_from_json
 
+_UNSUPPORTED = "Unsupported state file format"
+# hashicorp/go-version's version pattern (NewVersion): what a `terraform_version` must match.
+_GO_VERSION = re.compile(
+    r"^v?([0-9]+(\.[0-9]+)*?)"
+    r"(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*"
+    r"(\.[0-9A-Za-z\-~]+)*)))?(\+([0-9A-Za-z\-~]+(\.[0-9A-Za-z\-~]+)*))?$"
+)
+_UINT64_MAX = 2**64 - 1
 
-def read_state(text: str) -> tuple[StateFile | None, Diagnostics]:
-    """Decode state file text; None with error diagnostics when it cannot be read."""
+# The fields of Terraform's stateV4 structure (for "Invalid state file format"): JSON key ->
+# (Go type, JSON kinds it accepts). Nested structs have their own field tables.
+_STR = ("string", ("string",))
+_TOP_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "terraform_version": _STR,
+    "serial": ("uint64", ("uint",)),
+    "lineage": _STR,
+    "outputs": ("map[string]statefile.outputStateV4", ("object",)),
+    "resources": ("[]statefile.resourceStateV4", ("array",)),
+    "check_results": ("[]statefile.checkResultsV4", ("array",)),
+}
+_RESOURCE_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "module": _STR, "mode": _STR, "type": _STR, "name": _STR, "each": _STR, "provider": _STR,
+    "instances": ("[]statefile.instanceObjectStateV4", ("array",)),
+}
+_INSTANCE_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "status": _STR,
+    "deposed": _STR,
+    "schema_version": ("uint64", ("uint",)),
+    "attributes_flat": ("map[string]string", ("object",)),
+    "private": ("[]uint8", ("string",)),
+    "dependencies": ("[]string", ("array",)),
+    "create_before_destroy": ("bool", ("bool",)),
+}
+
+
+def _json_kind(v: Any) -> str:
+    """Go's name for a JSON value's kind in an UnmarshalTypeError ("number 1.5", "string")."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, gojson.RawNumber):
+        return "number " + v
+    if isinstance(v, (int, float)):
+        return f"number {v}"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def _accepts(v: Any, kinds: tuple[str, ...]) -> bool:
+    if v is None:  # null leaves a Go field at its zero value
+        return True
+    if "uint" in kinds and isinstance(v, gojson.RawNumber):
+        return v.isdigit() and int(v) <= _UINT64_MAX
+    return _json_kind(v).split(" ")[0] in kinds
+
+
+def _go_type_error(v: Any, kinds: tuple[str, ...]) -> str:
+    """UnmarshalTypeError's Value: "number X" only when a number does not fit an unsigned
+    integer field, otherwise the bare kind."""
+    kind = _json_kind(v)
+    return kind if kinds == ("uint",) else kind.split(" ")[0]
+
+
+def _structure_error(raw: dict[str, Any]) -> tuple[str, str] | None:
+    """(field path, JSON kind found) of the first UnmarshalTypeError Go's decoder meets
+    decoding `raw` into Terraform's stateV4 structure, or None."""
+
+    def check(obj: dict[str, Any], table: dict[str, tuple[str, tuple[str, ...]]],
+              path: str) -> tuple[str, str] | None:
+        for key, (_go_type, kinds) in table.items():
+            v = obj.get(key)
+            if not _accepts(v, kinds):
+                return path + key, _go_type_error(v, kinds)
+        return None
+
+    found = check(raw, _TOP_FIELDS, "")
+    for rs in ([] if found else raw.get("resources") or []):
+        if not isinstance(rs, dict):
+            return "resources", _go_type_error(rs, ())
+        found = check(rs, _RESOURCE_FIELDS, "resources.")
+        for inst in ([] if found else rs.get("instances") or []):
+            if not isinstance(inst, dict):
+                return "resources.instances", _go_type_error(inst, ())
+            found = check(inst, _INSTANCE_FIELDS, "resources.instances.")
+            if found:
+                break
+        if found:
+            break
+    return found
+
+
+def _sniff_version(raw: Any, diags: Diagnostics) -> int | None:
+    """Terraform's sniffJSONStateVersion over the decoded document."""
+    if isinstance(raw, dict):
+        found = raw.get("version")
+        if isinstance(found, gojson.RawNumber) and found.isdigit() and int(found) <= _UINT64_MAX:
+            return int(found)
+        if found is None:
+            diags.append(error(_UNSUPPORTED, _NO_VERSION))
+            return None
+        diags.append(error(_UNSUPPORTED, f"The version in the state file is {_json_kind(found)}. "
+                           "A positive whole number is required."))
+        return None
+    if raw is not None:
+        diags.append(error(_UNSUPPORTED, f"The version in the state file is "
+                           f"{_json_kind(raw).split(' ')[0]}. A positive whole number is required."))
+    diags.append(error(_UNSUPPORTED, _NO_VERSION))
+    return None
+
+
+_NO_VERSION = ('The state file does not have a "version" attribute, which is required to '
+               "identify the format version.")
+
+
+def read_state(source: str | bytes) -> tuple[StateFile | None, Diagnostics]:
+    """Decode state file content; None with Terraform's error diagnostics when it cannot be
+    used (not JSON, no or a bad `version`, an unsupported format version, a malformed v4
+    document). The caller treats empty content as "no state" before calling this."""
     diags = Diagnostics()
-    try:
-        raw = gojson.loads(text)
-    except json.JSONDecodeError as exc:
-        diags.append(error("Failed to load state", f"Error parsing state file: {exc.msg}"))
+    data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
+    if data.startswith(b"tfstate"):
+        diags.append(error(_UNSUPPORTED, (
+            "The state is stored in a legacy binary format that is not supported since "
+            "Terraform v0.7. To continue, first upgrade the state using Terraform 0.6.16 or "
+            "earlier.")))
         return None, diags
-    if not isinstance(raw, dict):
-        diags.append(error("Failed to load state", "The state file is not a JSON object."))
+    syntax = gojson.go_syntax_error(data)
+    if syntax is not None:
+        diags.append(error(_UNSUPPORTED, "The state file could not be parsed as JSON: syntax "
+                           f"error at byte offset {syntax.offset}."))
+        diags.append(error(_UNSUPPORTED, _NO_VERSION))
         return None, diags
-    version = raw.get("version")
-    if version != "4":
-        diags.append(
-            error(
-                "Unsupported state file format",
-                f"The state file uses format version {version}, which is not supported by "
-                "this program. Only version 4 state files can be read.",
-            )
-        )
+    raw = gojson.loads(data.decode("utf-8", "replace"))
+    version = _sniff_version(raw, diags)
+    if version is None:
         return None, diags
+    if version == 0:
+        diags.append(error(_UNSUPPORTED, (
+            "The state file uses JSON syntax but has a version number of zero. There was never "
+            "a JSON-based state format zero, so this state file is invalid and cannot be "
+            "processed.")))
+        return None, diags
+    if version in (1, 2, 3):
+        diags.append(error(_UNSUPPORTED, (
+            f"The state file uses format version {version}, written by Terraform "
+            f"{_creator(raw) or 'before v0.12'}. This program reads only format version 4: "
+            "upgrade the state by running a Terraform v0.12 to v1.x plan or apply on it "
+            "first.")))
+        return None, diags
+    if version != 4:
+        creator = _creator(raw)
+        tail = (f"This state file was created by Terraform {creator}." if creator else
+                "This state file may have been created by a newer version of Terraform.")
+        diags.append(error(_UNSUPPORTED, f"The state file uses format version {version}, which "
+                           f"is not supported by Terraform {TERRAFORM_VERSION}. {tail}"))
+        return None, diags
+    assert isinstance(raw, dict)
+    problem = _structure_error(raw)
+    if problem is not None:
+        field, kind = problem
+        diags.append(error("Invalid state file format",
+                           f"The state file field {gojson.quote(field)} has invalid value {kind}"))
+        return None, diags
+    sf = _prepare_v4(raw, diags)
+    return (None if diags.has_errors else sf), diags
+
+
+def _creator(raw: dict[str, Any]) -> str:
+    """The `terraform_version` of `raw` when it is a valid version string, else ""."""
+    found = raw.get("terraform_version")
+    return found if isinstance(found, str) and _GO_VERSION.match(found) else ""
+
+
+def _prepare_v4(raw: dict[str, Any], diags: Diagnostics) -> StateFile:
+    """Terraform's prepareStateV4: the state, with its diagnostics for invalid content."""
+    tf_version = raw.get("terraform_version") or ""
+    if tf_version and not _GO_VERSION.match(tf_version):
+        diags.append(error("Invalid Terraform version string", (
+            f"State file claims to have been written by Terraform version "
+            f"{gojson.quote(tf_version)}, which is not a valid version string.")))
     state = State()
-    for name, out in (raw.get("outputs") or {}).items():
-        try:
-            ty = type_from_json(out.get("type"))
-            val = decode_value(out.get("value"), ty)
-        except Exception as exc:  # the codec raises its own error kinds
-            diags.append(
-                error(
-                    "Invalid output value saved in state",
-                    f"The state file has an invalid value for output {name!r}: {exc}.",
-                )
-            )
-            continue
-        state.outputs[name] = OutputValue(val, bool(out.get("sensitive", False)))
     for rs in raw.get("resources") or []:
-        state.resources.append(_read_resource(rs))
+        res = _read_resource(rs, diags)
+        if res is not None:
+            state.resources.append(res)
+    for name, out in (raw.get("outputs") or {}).items():
+        _read_output(state, name, out, diags)
     checks = raw.get("check_results")
     if checks is not None:
         state.check_results = [_read_check(c) for c in checks]
-    sf = StateFile(
+    return StateFile(
         state=state,
-        lineage=str(raw.get("lineage", "")),
+        lineage=str(raw.get("lineage") or ""),
         serial=int(raw.get("serial") or 0),
-        terraform_version=str(raw.get("terraform_version", "")),
+        terraform_version=str(tf_version),
     )
-    return sf, diags
 
 
-def _read_resource(rs: dict[str, Any]) -> Resource:
+def _read_output(state: State, name: str, out: Any, diags: Diagnostics) -> None:
+    out = out if isinstance(out, dict) else {}
+    try:
+        ty = type_from_json(out.get("type"))
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        spec = out.get("type")
+        why = (f"invalid primitive type name {gojson.quote(spec)}" if isinstance(spec, str)
+               else str(exc))
+        diags.append(error("Invalid output value type in state", (
+            f"The state file has an invalid type specification for output "
+            f"{gojson.quote(name)}: {why}.")))
+        return
+    try:
+        val = decode_value(out.get("value"), ty)
+    except Exception as exc:  # the codec raises its own error kinds
+        diags.append(error("Invalid output value saved in state", (
+            f"The state file has an invalid value for output {gojson.quote(name)}: {exc}.")))
+        return
+    state.outputs[name] = OutputValue(val, bool(out.get("sensitive", False)))
+
+
+def _go_value(v: Any) -> str:
+    """Go's `%#v` of a decoded JSON value (for an invalid instance key)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[]interface {}{" + ", ".join(_go_value(x) for x in v) + "}"
+    if isinstance(v, dict):
+        inner = ", ".join(f"{gojson.quote(k)}:{_go_value(x)}" for k, x in sorted(v.items()))
+        return "map[string]interface {}{" + inner + "}"
+    if isinstance(v, str) and not isinstance(v, gojson.RawNumber):
+        return gojson.quote(v)
+    return str(v)
+
+
+def _read_resource(rs: dict[str, Any], diags: Diagnostics) -> Resource | None:
+    mode = rs.get("mode") or ""
+    type_, name = rs.get("type") or "", rs.get("name") or ""
+    if mode not in ("managed", "data"):
+        diags.append(error("Invalid resource mode in state", (
+            f"State contains a resource with mode {gojson.quote(mode)} ({gojson.quote(type_)} "
+            f"{gojson.quote(name)}) which is not supported.")))
+        return None
     res = Resource(
-        mode=rs.get("mode", "managed"),
-        type=rs.get("type", ""),
-        name=rs.get("name", ""),
-        provider=rs.get("provider", ""),
-        module=rs.get("module", ""),
-        each=rs.get("each", ""),
+        mode=mode,
+        type=type_,
+        name=name,
+        provider=rs.get("provider") or "",
+        module=rs.get("module") or "",
+        each=rs.get("each") or "",
     )
+    prefix = f"{res.module}." if res.module else ""
+    addr = f"{prefix}{'data.' if mode == 'data' else ''}{type_}.{name}"
     by_key: dict[Any, ResourceInstance] = {}
     for inst in rs.get("instances") or []:
         key = inst.get("index_key")
         if isinstance(key, gojson.RawNumber):
             key = int(float(key))
+        elif key is not None and (not isinstance(key, str) or isinstance(key, bool)):
+            diags.append(error("Invalid resource instance metadata in state", (
+                f"Resource {addr} has an instance with the invalid instance key "
+                f"{_go_value(key)}.")))
+            continue
+        inst_addr = addr + ("" if key is None else
+                            f"[{key}]" if isinstance(key, int) else f"[{gojson.quote(key)}]")
+        status = inst.get("status") or ""
+        if status not in ("", "tainted"):
+            diags.append(error("Invalid resource instance metadata in state", (
+                f"Instance {inst_addr} has invalid status {gojson.quote(status)}.")))
+            continue
         obj = ResourceInstanceObject(
             schema_version=int(inst.get("schema_version") or 0),
             attributes=inst.get("attributes"),
@@ -98,18 +307,31 @@ def _read_resource(rs: dict[str, Any]) -> Resource:
             private=inst.get("private"),
             dependencies=list(inst.get("dependencies") or []),
             create_before_destroy=bool(inst.get("create_before_destroy", False)),
-            status=inst.get("status", ""),
+            status=status,
         )
         ri = by_key.get((type(key).__name__, key))
         if ri is None:
             ri = ResourceInstance(index_key=key)
             by_key[(type(key).__name__, key)] = ri
             res.instances.append(ri)
-        deposed = inst.get("deposed", "")
+        deposed = inst.get("deposed") or ""
         if deposed:
-            ri.deposed[deposed] = obj
+            if len(deposed) != 8:
+                diags.append(error("Invalid resource instance metadata in state", (
+                    f"Instance {inst_addr} has an object with deposed key "
+                    f"{gojson.quote(deposed)}, which is not correctly formatted.")))
+            elif deposed in ri.deposed:
+                diags.append(error("Duplicate resource instance in state", (
+                    f"Instance {inst_addr} deposed object {gojson.quote(deposed)} appears "
+                    "multiple times in the state file.")))
+            else:
+                ri.deposed[deposed] = obj
+        elif ri.current is not None:
+            diags.append(error("Duplicate resource instance in state",
+                               f"Instance {inst_addr} appears multiple times in the state file."))
         else:
             ri.current = obj
+    res.instances = [ri for ri in res.instances if ri.current is not None or ri.deposed]
     return res
 
 
