@@ -1,0 +1,155 @@
+"""The file and remote-exec provisioners: terraform's validation, and how they fail at apply
+(no connection, unsupported type, bad scripts, an unreachable host, a stop request)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from engine.provisioners.connection import CONNECTION_SCHEMA, ConnInfo, connect, parse_duration
+from engine.provisioners.remote import FILE, REMOTE_EXEC
+from engine.values import NUMBER, STRING, Value, list_, null, number, object_, string
+
+
+def _conn(**attrs: Value) -> Value:
+    return object_({a.name: attrs.get(a.name, null(a.type)) for a in CONNECTION_SCHEMA.attributes})
+
+
+def _file(source: str | None = None, content: str | None = None) -> Value:
+    return object_({
+        "source": string(source) if source is not None else null(STRING),
+        "content": string(content) if content is not None else null(STRING),
+        "destination": string("/tmp/x"),
+    })
+
+
+def _remote(inline: list[str] | None = None, script: str | None = None,
+            scripts: list[str] | None = None) -> Value:
+    def lst(items: list[str] | None) -> Value:
+        return list_([string(s) for s in items], STRING) if items is not None else null()
+
+    return object_({
+        "inline": lst(inline),
+        "script": string(script) if script is not None else null(STRING),
+        "scripts": lst(scripts),
+    })
+
+
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A local TCP port nothing listens on."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
+    sock.close()
+    yield port
+
+
+def test_file_needs_exactly_one_of_source_and_content() -> None:
+    assert [d.summary for d in FILE.validate(_file("a", "b"))] == [
+        "Cannot set both 'source' and 'content'"]
+    assert [d.summary for d in FILE.validate(_file())] == [
+        "Must provide one of 'source' or 'content'"]
+    assert not FILE.validate(_file(content="x"))
+    assert all(d.subject is None and d.detail == "" for d in FILE.validate(_file()))
+
+
+def test_remote_exec_needs_exactly_one_of_inline_script_scripts() -> None:
+    for bad in (_remote(), _remote(["a"], "b"), _remote(["a"], None, ["c"])):
+        [d] = REMOTE_EXEC.validate(bad)
+        assert (d.summary, d.detail) == (
+            "Invalid remote-exec provisioner configuration",
+            'Only one of "inline", "script", or "scripts" must be set')
+    assert not REMOTE_EXEC.validate(_remote(script="s.sh"))
+
+
+def _fail(diags: object) -> tuple[str, str]:
+    [d] = list(diags)  # type: ignore[call-overload]
+    return d.summary, d.detail
+
+
+def test_without_connection_and_with_unsupported_type() -> None:
+    stop = threading.Event()
+    assert _fail(FILE.provision(_file(content="x"), print, stop, None)) == (
+        "file provisioner error", "Missing connection configuration for provisioner.")
+    assert _fail(REMOTE_EXEC.provision(_remote(["a"]), print, stop, null())) == (
+        "remote-exec provisioner error", "Missing connection configuration for provisioner.")
+    telnet = _conn(host=string("h"), type=string("telnet"))
+    assert _fail(REMOTE_EXEC.provision(_remote(["a"]), print, stop, telnet)) == (
+        "remote-exec provisioner error", "connection type 'telnet' not supported")
+
+
+def test_script_problems_come_before_connecting(closed_port: int) -> None:
+    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("1s"))
+    stop = threading.Event()
+    lines: list[str] = []
+    assert _fail(REMOTE_EXEC.provision(_remote(["ok", ""]), lines.append, stop, conn))[1] == (
+        "invalid empty string in 'scripts'")
+    assert _fail(REMOTE_EXEC.provision(_remote(script="/nonexistent/s.sh"), lines.append,
+                                       stop, conn))[1] == (
+        "Failed to open script '/nonexistent/s.sh': open /nonexistent/s.sh: "
+        "no such file or directory")
+    assert lines == []
+
+
+def test_unreachable_ssh_host_times_out_with_terraforms_text(closed_port: int) -> None:
+    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("1s"))
+    lines: list[str] = []
+    summary, detail = _fail(REMOTE_EXEC.provision(_remote(["a"]), lines.append,
+                                                  threading.Event(), conn))
+    assert summary == "remote-exec provisioner error"
+    assert detail == (f"timeout - last error: dial tcp 127.0.0.1:{closed_port}: "
+                      "connect: connection refused")
+    assert lines[0].splitlines() == [
+        "Connecting to remote host via SSH...", "  Host: 127.0.0.1", "  User: root",
+        "  Password: false", "  Private key: false", "  Certificate: false",
+        lines[0].splitlines()[6], "  Checking Host Key: false", "  Target Platform: unix"]
+
+
+def test_file_over_winrm_shows_no_connecting_lines(closed_port: int) -> None:
+    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("1s"),
+                 type=string("winrm"))
+    lines: list[str] = []
+    assert _fail(FILE.provision(_file(content="x"), lines.append, threading.Event(), conn)) == (
+        "file provisioner error",
+        f'timeout - last error: unknown error Post "http://127.0.0.1:{closed_port}/wsman": '
+        f"dial tcp 127.0.0.1:{closed_port}: connect: connection refused")
+    assert lines == []
+
+
+def test_stop_interrupts_the_retry_loop(closed_port: int) -> None:
+    info, _ = ConnInfo.from_value(_conn(host=string("127.0.0.1"), port=number(closed_port)))
+    assert info is not None and info.timeout == 300
+    stop = threading.Event()
+    stop.set()
+    assert connect(info, None, stop).startswith("interrupted - last error: ")
+
+
+def test_a_host_that_answers_is_an_honest_error() -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    try:
+        port = int(server.getsockname()[1])
+        info, _ = ConnInfo.from_value(_conn(host=string("127.0.0.1"), port=number(port)))
+        assert info is not None
+        text = connect(info, None, threading.Event())
+        assert "groundplan has no SSH client" in text
+    finally:
+        server.close()
+
+
+def test_connection_defaults_and_durations() -> None:
+    info, _ = ConnInfo.from_value(_conn(host=string("h"), type=string("winrm")))
+    assert info is not None and (info.user, info.port) == ("Administrator", 5985)
+    ssh, _ = ConnInfo.from_value(_conn(host=string("h")))
+    assert ssh is not None and (ssh.type, ssh.user, ssh.port) == ("ssh", "root", 22)
+    bad, problem = ConnInfo.from_value(_conn(host=string("h"), timeout=string("soon")))
+    assert bad is None and problem == 'time: invalid duration "soon"'
+    assert parse_duration("1m30s") == 90 and parse_duration("500ms") == 0.5
+    assert parse_duration("") is None and parse_duration("5") is None
+    port = next(a for a in CONNECTION_SCHEMA.attributes if a.name == "port")
+    assert port.type == NUMBER
