@@ -42,6 +42,10 @@ def with_state_lock(
     locker = FilesystemLocker(storage.path) if fs.get("lock") else None
     mgr = StateManager(storage, locker)
     with mgr.locked(operation, timeout) as diags:
+        if locker is not None and not diags.has_errors:
+            from engine.cli.session import check_state_under_lock
+
+            diags.extend(check_state_under_lock(storage))
         if diags.has_errors:
             meta.ui.diagnostics(diags)
             return 1

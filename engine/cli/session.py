@@ -20,13 +20,14 @@ from engine.addrs import AbsResourceInstance
 from engine.cli.hooks_ui import UiHooks
 from engine.cli.json_view import JsonHooks, JsonView
 from engine.cli.meta import Meta
-from engine.diags import Diagnostic, Diagnostics
+from engine.diags import Diagnostic, Diagnostics, error
 from engine.graph.signals import StopController, install_signal_handlers
 from engine.plans.hooks import Hooks
 from engine.plans.model import Action
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
-from engine.states.lock import FilesystemLocker
+from engine.states.local import LocalState
+from engine.states.lock import LOCK_ERROR_MESSAGE, FilesystemLocker
 from engine.states.manager import StateManager
 from engine.values import Value
 
@@ -144,6 +145,30 @@ class FanOutHooks(Hooks):
             t.stopping()
 
 
+def go_error_text(diags: Iterable[Diagnostic]) -> str:
+    """Diagnostics as Terraform's `diags.Err().Error()` text: "Summary: Detail" for one,
+    "N problems:" and a "- Summary: Detail" line each for several."""
+    items = list(diags)
+
+    def one(d: Diagnostic) -> str:
+        return f"{d.summary}: {d.detail}" if d.detail else d.summary
+
+    if len(items) == 1:
+        return one(items[0])
+    return f"{len(items)} problems:\n" + "".join(f"\n- {one(d)}" for d in items)
+
+
+def check_state_under_lock(storage: LocalState) -> Diagnostics:
+    """Terraform's local backend reads the state file while it takes the lock: a state it
+    cannot read fails the lock ("Error acquiring the state lock", the read errors as the
+    message). Call right after locking; empty diagnostics when the state is readable."""
+    _, rdiags = storage.read()
+    if not rdiags.has_errors:
+        return Diagnostics()
+    return Diagnostics([error("Error acquiring the state lock",
+                              LOCK_ERROR_MESSAGE.format(go_error_text(rdiags)))])
+
+
 @dataclass
 class StateOptions:
     lock: bool = True
@@ -209,6 +234,8 @@ class Session:
         mgr = StateManager(storage, locker)
         self.manager = mgr
         with mgr.locked(operation, opts.lock_timeout) as diags:
+            if not diags.has_errors and opts.lock:
+                diags.extend(check_state_under_lock(storage))
             if not diags.has_errors:
                 diags.extend(mgr.recover())
             yield diags
