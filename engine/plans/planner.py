@@ -222,9 +222,14 @@ def make_plan(
     if diags.has_errors:
         plan.errored = True
         return result
-    from engine.plans.planner_moves import apply_moves
+    from engine.plans.moves_removed import validate_removed
+    from engine.plans.planner_moves import apply_moves_with_results
 
-    moved_state, moved = apply_moves(config, prev_state)
+    diags.extend(validate_removed(config))
+    if diags.has_errors:
+        plan.errored = True
+        return result
+    moved_state, moved, move_results = apply_moves_with_results(config, prev_state)
     steps = plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY)
     at = next((i + 1 for i, st in enumerate(steps) if isinstance(st, ReferencesStep)), 1)
     steps.insert(at, ImportReferencesStep())
@@ -255,6 +260,15 @@ def make_plan(
                    options.parallelism, options.stop)
     ctx.instance_pool = None
     diags.extend(res.diagnostics)
+    from engine.plans.moves_validate import post_plan_move_diagnostics
+
+    move_diags = post_plan_move_diagnostics(config, ctx, move_results, diags.has_errors)
+    if move_diags.has_errors:
+        # invalid move statements take precedence: the plan started from a wrongly moved state
+        diags.items[:] = move_diags.items
+        plan.errored = True
+        return result
+    diags.extend(move_diags)
     if not res.interrupted:
         diags.extend(imports.missing_targets())
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))

@@ -1,89 +1,165 @@
-"""Moves: `moved` blocks and terraform's implied moves, applied to the prior state.
+"""Applying move statements to the prior state before planning (terraform's ApplyMoves).
 
-`apply_moves(config, state)` returns the state with objects renamed and a map from each new
-instance address to its previous one (which becomes the change's `prev_run_addr`):
+`apply_moves(config, state)` returns the state with objects renamed, a map from each new
+instance address to its address in the previous run (chains summarised: `a → b → c` gives
+`c: a`), and a `MoveResults` with the statements used and the moves that were blocked.
 
-- `moved { from = a.b  to = a.c }`: every instance of the resource (keys kept);
-- `moved { from = a.b[0]  to = a.b["k"] }`: one instance;
-- `moved { from = module.x  to = module.y }`: everything in the module (and below);
-- implied moves: a resource that got `count` moves its no-key instance to `[0]`, and one that
-  lost `count` moves `[0]` to no key, when the destination is free.
+The statements are the `moved` blocks of every module (engine.plans.moves_statements) plus
+implied moves for resources that gained or lost `count`. They run in dependency order
+(a statement runs after those it chains from or is nested in); when the statements form a
+cycle nothing moves (validation reports it). A move whose destination module instance,
+resource or instance already has objects is skipped and recorded as blocked: the existing
+object wins and the source stays where it was (and is planned for deletion).
 
-Statements are relative to the module that declares them (only modules without instance
-keys are resolved). A move whose destination already has an object is skipped.
+Moves are only applied to the in-memory prior state; they reach the state file when the plan
+is applied.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine.addrs import (
-    AbsResource,
-    AbsResourceInstance,
-    AddressSyntaxError,
-    ModuleInstance,
-    ModuleInstanceStep,
-    parse_target,
+from engine.addrs import AbsResource, AbsResourceInstance, ModuleInstance
+from engine.diags import Diagnostic, Diagnostics, warning
+from engine.plans.moves_endpoint import (
+    instance_destination,
+    module_destination,
+    resource_destination,
+)
+from engine.plans.moves_statements import (
+    MoveStatement,
+    find_move_statements,
+    implied_move_statements,
+    module_instances_of,
+    statement_graph,
 )
 from engine.plans.planner_state import StateEntry, index_state
 from engine.states.state import State
 from engine.states.sync import SyncState
 
 
-def _rename(entries: dict[AbsResourceInstance, StateEntry],
-            moved: dict[AbsResourceInstance, AbsResourceInstance],
-            old: AbsResourceInstance, new: AbsResourceInstance) -> None:
-    if new in entries or old not in entries:
-        return
-    entry = entries.pop(old)
-    entry.addr = new
-    entries[new] = entry
-    moved[new] = moved.pop(old, old)
+@dataclass(slots=True)
+class MoveResults:
+    """What `apply_moves` did: statements considered, renames, blocked moves (actual → wanted)."""
+
+    statements: list[MoveStatement] = field(default_factory=list)
+    changes: dict[AbsResourceInstance, AbsResourceInstance] = field(default_factory=dict)
+    blocked: dict[str, str] = field(default_factory=dict)
+
+    def record(self, old: AbsResourceInstance, new: AbsResourceInstance) -> None:
+        if old in self.changes:
+            old = self.changes.pop(old)
+        self.changes[new] = old
+
+    def blocked_warning(self) -> Diagnostic | None:
+        """terraform's "Unresolved resource instance address changes" warning, if any."""
+        if not self.blocked:
+            return None
+        items = "".join(f"\n  - {a} could not move to {w}" for a, w in sorted(self.blocked.items()))
+        return warning(
+            "Unresolved resource instance address changes",
+            "Terraform tried to adjust resource instance addresses in the prior state based on "
+            "change information recorded in the configuration, but some adjustments did not "
+            f"succeed due to existing objects already at the intended addresses:{items}\n\n"
+            "Terraform has planned to destroy these objects. If Terraform's proposed changes "
+            "aren't appropriate, you must first resolve the conflicts using the \"terraform "
+            "state\" subcommands and then create a new plan.",
+        )
 
 
-def _statements(config: Any) -> list[tuple[Any, Any]]:
-    out = []
-    for cfg in config.walk():
-        base = ModuleInstance(tuple(ModuleInstanceStep(n) for n in cfg.path))
-        for m in cfg.module.moved:
-            if m.from_ is not None and m.to is not None:
-                out.append((base, m))
-    return out
+class _Objects:
+    """The prior state's instances by address, renamed in place."""
+
+    def __init__(self, entries: dict[AbsResourceInstance, StateEntry]) -> None:
+        self.entries = entries
+
+    def modules(self) -> list[ModuleInstance]:
+        return module_instances_of(list(self.entries))
+
+    def has_module(self, mi: ModuleInstance) -> bool:
+        return any(a.module == mi for a in self.entries)
+
+    def resources_in(self, mi: ModuleInstance) -> list[AbsResource]:
+        return list(dict.fromkeys(a.abs_resource for a in self.entries if a.module == mi))
+
+    def has_resource(self, r: AbsResource) -> bool:
+        return any(a.abs_resource == r for a in self.entries)
+
+    def rename(self, old: AbsResourceInstance, new: AbsResourceInstance) -> None:
+        entry = self.entries.pop(old)
+        entry.addr = new
+        self.entries[new] = entry
 
 
-def _prefixed(base: ModuleInstance, text: str) -> str:
-    return f"{base}.{text}" if base.steps else text
+def _apply_one(stmt: MoveStatement, objs: _Objects, results: MoveResults) -> None:
+    for mi in objs.modules():
+        if stmt.kind == "module":
+            dest = module_destination(mi, stmt.frm, stmt.to)
+            if dest is None:
+                continue
+            if objs.has_module(dest):
+                results.blocked[str(mi)] = str(dest)
+                continue
+            for addr in [a for a in objs.entries if a.module == mi]:
+                new = AbsResourceInstance(dest, addr.resource, addr.key)
+                results.record(addr, new)
+                objs.rename(addr, new)
+            continue
+        if not stmt.frm.selects_module(mi):
+            continue
+        for res in objs.resources_in(mi):
+            dest_res = resource_destination(res, stmt.frm, stmt.to)
+            if dest_res is not None:
+                if objs.has_resource(dest_res):
+                    results.blocked[str(res)] = str(dest_res)
+                    continue
+                for addr in [a for a in objs.entries if a.abs_resource == res]:
+                    new = dest_res.instance(addr.key)
+                    results.record(addr, new)
+                    objs.rename(addr, new)
+                continue
+            for addr in [a for a in objs.entries if a.abs_resource == res]:
+                new_inst = instance_destination(addr, stmt.frm, stmt.to)
+                if new_inst is None:
+                    continue
+                if new_inst in objs.entries:
+                    results.blocked[str(addr)] = str(new_inst)
+                    continue
+                results.record(addr, new_inst)
+                objs.rename(addr, new_inst)
+
+
+def move_statements(config: Any, state: State) -> list[MoveStatement]:
+    """The explicit statements of `config` followed by the implied ones for `state`."""
+    explicit = find_move_statements(config)
+    return explicit + implied_move_statements(config, list(index_state(state)), explicit)
 
 
 def apply_moves(config: Any, state: State) -> tuple[State, dict[AbsResourceInstance,
                                                                 AbsResourceInstance]]:
+    """See the module docstring (the results are dropped; see `apply_moves_with_results`)."""
+    out, moved, _results = apply_moves_with_results(config, state)
+    return out, moved
+
+
+def apply_moves_with_results(config: Any, state: State) -> tuple[
+        State, dict[AbsResourceInstance, AbsResourceInstance], MoveResults]:
     """See the module docstring."""
     entries = index_state(state)
-    moved: dict[AbsResourceInstance, AbsResourceInstance] = {}
-    for base, m in _statements(config):
-        try:
-            src = parse_target(_prefixed(base, m.from_.text))
-            dst = parse_target(_prefixed(base, m.to.text))
-        except AddressSyntaxError:
-            continue
-        if isinstance(src, ModuleInstance) and isinstance(dst, ModuleInstance):
-            n = len(src.steps)
-            for addr in [a for a in entries if a.module.steps[:n] == src.steps]:
-                new_mod = ModuleInstance((*dst.steps, *addr.module.steps[n:]))
-                _rename(entries, moved, addr, AbsResourceInstance(new_mod, addr.resource,
-                                                                  addr.key))
-        elif isinstance(src, AbsResourceInstance) and isinstance(dst, AbsResourceInstance):
-            _rename(entries, moved, src, dst)
-        elif isinstance(src, AbsResource) and isinstance(dst, AbsResource):
-            if any(a.abs_resource == dst for a in entries):
-                continue
-            for addr in [a for a in entries if a.abs_resource == src]:
-                _rename(entries, moved, addr, dst.instance(addr.key))
-    _implied(config, entries, moved)
+    explicit = find_move_statements(config)
+    stmts = explicit + implied_move_statements(config, list(entries), explicit)
+    results = MoveResults(stmts)
+    graph = statement_graph(stmts)
+    if stmts and not graph.cycles():
+        objs = _Objects(entries)
+        for stmt in graph.order():
+            _apply_one(stmt, objs, results)
+    moved = {new: old for new, old in results.changes.items() if new != old}
     if not moved:
-        return state, {}
+        return state, {}, results
     sync = SyncState()
-    for addr, entry in entries.items():
+    for addr, entry in sorted(entries.items(), key=lambda kv: kv[0].sort_key()):
         if entry.current is not None:
             sync.set_current(addr, entry.current, entry.provider)
         for dk, obj in entry.deposed.items():
@@ -91,20 +167,14 @@ def apply_moves(config: Any, state: State) -> tuple[State, dict[AbsResourceInsta
     out = sync.snapshot()
     out.outputs = dict(state.outputs)
     out.check_results = state.check_results
-    return out, {new: old for new, old in moved.items() if new != old}
+    return out, moved, results
 
 
-def _implied(config: Any, entries: dict[AbsResourceInstance, StateEntry],
-             moved: dict[AbsResourceInstance, AbsResourceInstance]) -> None:
-    for addr in list(entries):
-        cfg = config.descendant(addr.module.module().names)
-        res = None if cfg is None else cfg.module.resource(str(addr.resource))
-        if res is None or res.mode == "data":
-            continue
-        if res.count is not None and addr.key is None:
-            _rename(entries, moved, addr, AbsResourceInstance(addr.module, addr.resource, 0))
-        elif res.count is None and res.for_each is None and addr.key == 0:
-            _rename(entries, moved, addr, AbsResourceInstance(addr.module, addr.resource, None))
+def blocked_diagnostics(results: MoveResults) -> Diagnostics:
+    """The blocked-moves warning as diagnostics (empty when nothing was blocked)."""
+    w = results.blocked_warning()
+    return Diagnostics([w] if w is not None else [])
 
 
-__all__ = ["apply_moves"]
+__all__ = ["MoveResults", "apply_moves", "apply_moves_with_results", "blocked_diagnostics",
+           "move_statements"]

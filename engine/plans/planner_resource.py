@@ -164,23 +164,10 @@ def _as_warnings(diags: Diagnostics) -> Diagnostics:
 
 def _forgotten(ctx: PlanContext, addr: AbsResourceInstance) -> bool:
     """Whether a `removed` block with `lifecycle { destroy = false }` covers `addr`."""
-    from engine.addrs import AddressSyntaxError, parse_target
+    from engine.plans.moves_removed import removed_covers
 
-    for cfg in ctx.config.walk():
-        prefix = ".".join(f"module.{n}" for n in cfg.path)
-        for rm in cfg.module.removed:
-            if rm.from_ is None or rm.destroy:
-                continue
-            try:
-                t = parse_target(f"{prefix}.{rm.from_.text}" if prefix else rm.from_.text)
-            except AddressSyntaxError:
-                continue
-            if isinstance(t, ModuleInstance):
-                if addr.module.module().names[: len(t.steps)] == t.module().names:
-                    return True
-            elif t.module.module() == addr.module.module() and t.resource == addr.resource:
-                return True
-    return False
+    rm = removed_covers(ctx.config, addr)
+    return rm is not None and not rm.destroy
 
 
 def _orphan_reason(node: Node, res: Any | None, entry: StateEntry, ctx: PlanContext,
@@ -192,6 +179,8 @@ def _orphan_reason(node: Node, res: Any | None, entry: StateEntry, ctx: PlanCont
     if cfg is None or mi not in ctx.tree.instances(node.module):
         return ActionReason.DELETE_BECAUSE_NO_MODULE
     if res is None:
+        if ctx.moved.get(entry.addr) not in (None, entry.addr):
+            return ActionReason.DELETE_BECAUSE_NO_MOVE_TARGET
         return ActionReason.DELETE_BECAUSE_NO_RESOURCE_CONFIG
     key = entry.addr.key
     if res.count is not None:
