@@ -24,6 +24,7 @@ import json
 import os
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -32,9 +33,11 @@ from engine.hcl.gcpause import paused_cyclic_gc
 from engine.plans.codec import CodecError, decode_plan, encode_plan
 from engine.plans.model import Plan
 from engine.states import StateFile, read_state, write_state
+from engine.states.gojson import go_syntax_error
 from engine.values.json import dumps, loads
 
 PLAN_MEMBER = "tfplan.json"
+TERRAFORM_PLAN_MEMBER = "tfplan"  # terraform's own (protobuf) plan: not readable here
 STATE_MEMBER = "tfstate"
 PREV_STATE_MEMBER = "tfstate-prev"
 CONFIG_PREFIX = "tfconfig/"
@@ -178,19 +181,50 @@ def write_planfile(
 
 
 # ------------------------------------------------------------------------------ reading
+_BOOKMARK_FIELDS = {"remote_plan_format": "int", "run_id": "string", "hostname": "string"}
+
+
 def _go_json_error(data: bytes) -> str:
-    """What Go's encoding/json says about `data` as a JSON document (the cloud-plan probe)."""
-    text = data.decode("utf-8", errors="replace").lstrip(" \t\r\n")
-    if not text:
-        return "unexpected end of JSON input"
-    first = text[0]
-    if first not in '{["-0123456789tfn':
-        return f"invalid character {first!r} looking for beginning of value"
-    try:
-        json.loads(text)
-    except ValueError:
-        return "unexpected end of JSON input"
-    return "not a saved cloud plan"
+    """Why Terraform's cloud-plan probe (LoadSavedPlanBookmark) refuses `data`: Go's JSON
+    error, or the bookmark's own checks ("invalid remote plan format, must be 1", ...)."""
+    syntax = go_syntax_error(data)
+    if syntax is not None:
+        return syntax.msg
+    doc = json.loads(data.decode("utf-8", "replace"))
+    if doc is None:
+        doc = {}
+    if not isinstance(doc, dict):
+        kind = _go_kind(doc)
+        return f"json: cannot unmarshal {kind} into Go value of type cloudplan.SavedPlanBookmark"
+    for key, go_type in _BOOKMARK_FIELDS.items():
+        v = doc.get(key)
+        ok = (v is None or (go_type == "string" and isinstance(v, str))
+              or (go_type == "int" and isinstance(v, int) and not isinstance(v, bool)))
+        if not ok:
+            return (f"json: cannot unmarshal {_go_kind(v)} into Go struct field "
+                    f"SavedPlanBookmark.{key} of type {go_type}")
+    if doc.get("remote_plan_format") != 1:
+        return "invalid remote plan format, must be 1"
+    if not doc.get("hostname"):
+        return "invalid hostname"
+    return "invalid run ID"
+
+
+def _go_kind(v: object) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return f"number {v}" if isinstance(v, float) else "number"
+    if isinstance(v, str):
+        return "string"
+    return "array" if isinstance(v, list) else "object"
+
+
+def _neither(path: str, local_error: str, raw: bytes) -> Diagnostics:
+    """Terraform's error when a file is neither a local plan nor a cloud plan bookmark."""
+    return _not_a_plan(path, (
+        f"couldn't load the provided path as either a local plan file ({local_error}) or a "
+        f"saved cloud plan ({_go_json_error(raw)})"))
 
 
 def _not_a_plan(path: str, detail: str) -> Diagnostics:
@@ -213,31 +247,39 @@ def read_planfile(
             return None, _not_a_plan(path, f"failed to decrypt the plan file: {exc}")
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
-    except zipfile.BadZipFile:
-        return None, _not_a_plan(
-            path,
-            "couldn't load the provided path as either a local plan file (zip: not a valid "
-            f"zip file) or a saved cloud plan ({_go_json_error(raw)})",
-        )
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError):
+        return None, _neither(path, "zip: not a valid zip file", raw)
+    names = set(zf.namelist())
+    if PLAN_MEMBER not in names and TERRAFORM_PLAN_MEMBER not in names:
+        return None, _neither(path, "the given file is not a valid plan file", raw)
     with zf:
-        return _read_members(path, zf)
+        try:
+            return _read_members(path, zf)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError,
+                NotImplementedError) as exc:
+            # A damaged archive: a member whose data is truncated or fails its CRC.
+            return None, _not_a_plan(path, f"failed to read plan from plan file: {exc}")
 
 
 def _read_members(path: str, zf: zipfile.ZipFile) -> tuple[PlanFile | None, Diagnostics]:
     diags = Diagnostics()
     names = set(zf.namelist())
-    if PLAN_MEMBER not in names:
-        return None, _not_a_plan(path, "the given plan file does not have a plan")
+    if PLAN_MEMBER not in names:  # a plan terraform wrote (its protobuf `tfplan`)
+        return None, _not_a_plan(path, (
+            "the given plan file was created by Terraform, not by groundplan; plan files "
+            "cannot be transferred between different programs or versions"))
     try:
         plan = decode_plan(loads(zf.read(PLAN_MEMBER).decode("utf-8")))
-    except (CodecError, ValueError, UnicodeDecodeError) as exc:
+    except CodecError as exc:
         return None, _not_a_plan(path, f"failed to read plan from plan file: {exc}")
+    except Exception as exc:  # any malformed document: JSON, UTF-8, or an unexpected shape
+        return None, _not_a_plan(path, f"failed to read plan from plan file: {exc!r}")
     states: list[StateFile | None] = []
     for member in (STATE_MEMBER, PREV_STATE_MEMBER):
         if member not in names:
             states.append(None)
             continue
-        sf, sdiags = read_state(zf.read(member).decode("utf-8"))
+        sf, sdiags = read_state(zf.read(member))
         if sdiags.has_errors:
             what = "prior" if member == STATE_MEMBER else "previous run"
             diags.append(error(
@@ -264,7 +306,8 @@ def _read_members(path: str, zf: zipfile.ZipFile) -> tuple[PlanFile | None, Diag
         key, _, base = name[len(CONFIG_PREFIX) + 2:].partition("/")
         mod = config.modules.setdefault(key, SnapshotModule(dir=""))
         mod.files[base] = zf.read(name)
-    lock = zf.read(LOCK_MEMBER).decode("utf-8") if LOCK_MEMBER in names else None
+    lock = (zf.read(LOCK_MEMBER).decode("utf-8", "replace") if LOCK_MEMBER in names
+            else None)
     config_hash = config.hash()
     if META_MEMBER in names:
         try:

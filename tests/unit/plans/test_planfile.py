@@ -259,7 +259,11 @@ def test_zip_without_plan(tmp_path: Path) -> None:
         zf.writestr("other", "x")
     pf, diags = read_planfile(str(path))
     assert pf is None and diags.has_errors
-    assert "does not have a plan" in diags.errors[0].detail
+    assert diags.errors[0].detail == (
+        "Error: couldn't load the provided path as either a local plan file (the given file is "
+        "not a valid plan file) or a saved cloud plan (invalid character 'P' looking for "
+        "beginning of value)"
+    )
 
 
 def test_tampered_config_is_refused(tmp_path: Path) -> None:
