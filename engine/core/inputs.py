@@ -27,10 +27,9 @@ def finalize_input(
             value = var.default
         elif value is None:
             value = null(var.type)
-    marks = value.deep_marks()
-    plain, _ = value.unmark_deep()
+    # Conversion keeps marks where they are (a set hoists its elements' marks, as cty.SetVal).
     try:
-        converted = convert(plain, var.type)
+        converted = convert(value, var.type)
     except ConversionError as exc:
         diags.append(
             error(
@@ -51,8 +50,6 @@ def finalize_input(
             )
         )
         return unknown(var.type), diags
-    if marks:
-        converted = converted.with_marks(marks)
     if var.sensitive:
         converted = converted.mark(SENSITIVE)
     return converted, diags

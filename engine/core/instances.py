@@ -244,7 +244,9 @@ class InstanceTree:
         diags = Diagnostics()
         for mi in self.instances(module):
             scope = self._scopes[mi]
-            res, more = evaluate_output(scope, scope.module.outputs[name], check)
+            res, more = evaluate_output(
+                scope, scope.module.outputs[name], check, is_root=not mi.steps
+            )
             diags.extend(more)
             with self._mu:
                 if res is not None:

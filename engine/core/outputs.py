@@ -37,9 +37,10 @@ class OutputResult:
 
 
 def evaluate_output(
-    scope: ModuleScope, decl: Any, check_conditions: bool = True
+    scope: ModuleScope, decl: Any, check_conditions: bool = True, is_root: bool = True
 ) -> tuple[OutputResult | None, Diagnostics]:
-    """Evaluate output `decl` in `scope`; None when it could not be evaluated."""
+    """Evaluate output `decl` in `scope`; None when it could not be evaluated. Only a root
+    module output must be declared sensitive to return a sensitive value (as terraform)."""
     diags = Diagnostics()
     if check_conditions:
         statuses = []
@@ -62,7 +63,7 @@ def evaluate_output(
     if more.has_errors:
         return None, diags
     sensitive = bool(decl.sensitive)
-    if val.deep_marks() and SENSITIVE in val.deep_marks() and not sensitive:
+    if is_root and not sensitive and SENSITIVE in val.deep_marks():
         diags.append(
             error("Output refers to sensitive values", SENSITIVE_OUTPUT_DETAIL, decl.decl_range)
         )
