@@ -8,15 +8,29 @@ here raises for bad input: results come with diagnostics.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
-from engine.diags import Diagnostics, error
+from engine.diags import Diagnostic, Diagnostics, error
 from engine.states import LocalState
 from engine.values import Value
 
 STATE_FILE = "terraform.tfstate"
+
+
+def go_error_text(diags: Iterable[Diagnostic]) -> str:
+    """Diagnostics as Terraform's `diags.Err().Error()` text: "Summary: Detail" for one,
+    "N problems:" and a "- Summary: Detail" line each for several (warnings included)."""
+    items = list(diags)
+
+    def one(d: Diagnostic) -> str:
+        return f"{d.summary}: {d.detail}" if d.detail else d.summary
+
+    if len(items) == 1:
+        return one(items[0])
+    return f"{len(items)} problems:\n" + "".join(f"\n- {one(d)}" for d in items)
 
 
 class Meta:
@@ -60,6 +74,16 @@ class Meta:
         from engine.configs import load_config
 
         config, diags = load_config(directory)
+        if diags.has_errors:
+            return config, diags
+        # As Terraform (Meta.providerFactories), every command that loads the configuration
+        # refuses a dependency lock file it cannot read.
+        from engine.depsfile import LOCK_FILE, load_locks
+
+        _, ldiags = load_locks(os.path.join(self.cwd, LOCK_FILE))
+        if ldiags.has_errors:
+            diags.append(error(f"failed to read dependency lock file: {go_error_text(ldiags)}"))
+            return None, diags
         return config, diags
 
     def collect_variables(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.addrs import AbsResourceInstance
 from engine.cli.hooks_ui import UiHooks
 from engine.cli.json_view import JsonHooks, JsonView
-from engine.cli.meta import Meta
+from engine.cli.meta import Meta, go_error_text
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.graph.signals import StopController, install_signal_handlers
 from engine.plans.hooks import Hooks
@@ -143,19 +143,6 @@ class FanOutHooks(Hooks):
     def stopping(self) -> None:
         for t in self.targets:
             t.stopping()
-
-
-def go_error_text(diags: Iterable[Diagnostic]) -> str:
-    """Diagnostics as Terraform's `diags.Err().Error()` text: "Summary: Detail" for one,
-    "N problems:" and a "- Summary: Detail" line each for several."""
-    items = list(diags)
-
-    def one(d: Diagnostic) -> str:
-        return f"{d.summary}: {d.detail}" if d.detail else d.summary
-
-    if len(items) == 1:
-        return one(items[0])
-    return f"{len(items)} problems:\n" + "".join(f"\n- {one(d)}" for d in items)
 
 
 def check_state_under_lock(storage: LocalState) -> Diagnostics:

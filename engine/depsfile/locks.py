@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from engine.getproviders.versions import (
     parse_version,
 )
 from engine.hcl.ast import Block
+from engine.states.gojson import quote as go_quote
 
 LOCK_FILE = ".terraform.lock.hcl"
 TERRAFORM_VERSION = "1.11.4"
@@ -137,16 +139,27 @@ def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
         diags.extend(d)
         if text is not None:
             v = parse_version(text)
-            if v is None or str(v) != text:
+            if v is None:
                 diags.append(
                     error(
                         "Invalid provider version number",
-                        f"The selected version number for provider {addr} is invalid: {text!r} is "
-                        "not a canonical version number.",
+                        f"The selected version number for provider {addr} is invalid: invalid "
+                        "specification; required format is three positive integers separated by "
+                        "periods.",
                         a["version"].expr.range,
                     )
                 )
-            else:
+            canon = "0.0.0" if v is None else str(v)
+            if canon != text:
+                diags.append(
+                    error(
+                        "Invalid provider version number",
+                        f"The selected version number for provider {addr} must be written in "
+                        f'normalized form: "{canon}".',
+                        a["version"].expr.range,
+                    )
+                )
+            if v is not None and canon == text:
                 version = text
     constraints = ""
     if "constraints" in a:
@@ -163,7 +176,7 @@ def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
                         a["constraints"].expr.range,
                     )
                 )
-                canon = text
+                canon = ""
             if canon != text:
                 diags.append(
                     error(
@@ -192,7 +205,7 @@ def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
                 diags.append(
                     error(
                         "Invalid provider hash string",
-                        f"Cannot interpret {h!r} as a provider hash: hash string must start with a "
+                        f"Cannot interpret {go_quote(h or '')} as a provider hash: hash string must start with a "
                         "scheme keyword followed by a colon.",
                         a["hashes"].expr.range,
                     )
@@ -247,17 +260,19 @@ def parse_locks(text: str, filename: str) -> tuple[Locks, Diagnostics]:
 
 
 def load_locks(path: str) -> tuple[Locks, Diagnostics]:
-    """The locks recorded in `path`; an absent file means no locks."""
+    """The locks recorded in `path`; an absent file means no locks. Source ranges name the
+    file as Terraform does: relative to the working directory when it is inside it."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read()
     except FileNotFoundError:
         return Locks(), Diagnostics()
     except OSError as exc:
         return Locks(), Diagnostics(
             [error("Failed to read dependency lock file", f"Error reading {path}: {exc.strerror}.")]
         )
-    return parse_locks(text, path)
+    rel = os.path.relpath(path)
+    return parse_locks(data.decode("utf-8", "replace"), path if rel.startswith("..") else rel)
 
 
 def _quote(s: str) -> str:
@@ -284,15 +299,22 @@ def render_locks(locks: Locks) -> str:
 
 
 def save_locks(locks: Locks, path: str) -> Diagnostics:
-    """Replace `path` atomically with the rendered locks."""
+    """Replace `path` atomically with the rendered locks (a temporary file in the same
+    directory, fsync, rename); on failure the old file stays and no temporary file is left."""
     directory = os.path.dirname(os.path.abspath(path))
+    tmp = ""
     try:
         fd, tmp = tempfile.mkstemp(prefix=".terraform.lock.", dir=directory)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(render_locks(locks))
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except OSError as exc:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         return Diagnostics(
             [
                 error(
