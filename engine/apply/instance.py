@@ -243,24 +243,17 @@ def _read(ctx: ApplyContext, b: ProviderBinding, res: Any, addr: AbsResourceInst
 
 def _provision(ctx: ApplyContext, res: Any, addr: AbsResourceInstance,
                roots: dict[str, Value], self_value: Value, when: str) -> Diagnostics:
-    from engine.provisioners.runner import run_provisioners
+    """Run the `when`-time provisioners of `res` for `addr`. The module scope is prepared for
+    what their arguments and connections refer to (destroy-time ones may only use `self`,
+    `count.index`, `each.key`, `path.*` and `terraform.*`, which the runner enforces)."""
+    from engine.provisioners.runner import connection_body, run_provisioners
     from engine.provisioners.scope import _body_exprs
 
-    from engine.provisioners.runner import connection_body
-
-    exprs = [e for p in res.provisioners if p.when == when for e in _body_exprs(p.config)]
-    exprs += [e for p in res.provisioners if p.when == when
-              for e in _body_exprs(connection_body(p, res.connection) or p.config)]
-    scope = ctx.tree.scope(addr.module)
-    plain_roots = {k: v for k, v in roots.items()}
-    if when == "create":
-        exprs = [e for e in exprs]
-        eval_ctx, diags = scope.eval_context(
-            [e for e in exprs if not _refers_to_self_only(e)], plain_roots)
-    else:
-        from engine.lang.context import EvalContext
-
-        eval_ctx, diags = EvalContext(dict(plain_roots)), Diagnostics()
+    mine = [p for p in res.provisioners if p.when == when]
+    bodies = [p.config for p in mine]
+    bodies += [c for p in mine if (c := connection_body(p, res.connection)) is not None]
+    exprs = [e for b in bodies for e in _body_exprs(b) if not _refers_to_self_only(e)]
+    eval_ctx, diags = ctx.tree.scope(addr.module).eval_context(exprs, dict(roots))
     if diags.has_errors:
         return diags
     diags.extend(run_provisioners(res.provisioners, when, self_value, eval_ctx, addr,

@@ -134,7 +134,7 @@ def render_diagnostic(diag: Diagnostic, color: bool = False, box: bool = True) -
         out.append(diag.detail + "\n")
     body = "".join(out)
     if not box:
-        return "\n" + body.rstrip("\n") + "\n"
+        return "\n" + body
     lines = body.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
