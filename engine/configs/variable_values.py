@@ -61,13 +61,19 @@ def _read_var_file(path: str, display: str, source: str, into: dict[str, _Unpars
     """Terraform's addVarsFromFile."""
     diags = Diagnostics()
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        with open(path, "rb") as fh:
+            # Bytes that are not UTF-8 become U+FFFD: the parser reports them as terraform does
+            # ("Invalid character encoding", at the file and line).
+            text = fh.read().decode("utf-8", "replace")
     except FileNotFoundError:
         diags.append(error("Failed to read variables file", f"Given variables file {display} does not exist."))
         return diags
-    except (OSError, UnicodeDecodeError) as exc:
-        diags.append(error("Failed to read variables file", f"Error while reading {display}: {exc}."))
+    except OSError as exc:
+        # Go's os.ReadFile wording: "read d: is a directory", "open f: permission denied".
+        op = "read" if isinstance(exc, IsADirectoryError) else "open"
+        why = exc.strerror or str(exc)
+        diags.append(error("Failed to read variables file",
+                           f"Error while reading {display}: {op} {display}: {why[:1].lower()}{why[1:]}."))
         return diags
     from engine import hcl
 
