@@ -136,7 +136,8 @@ def planned_values_json(plan: Plan, schemas: Schemas) -> dict[str, Any]:
         outputs[o.name] = entry
     entries: list[tuple[ModuleInstance, dict[str, Any]]] = []
     for c in _sorted_changes(plan.changes):
-        if c.action in (Action.DELETE, Action.FORGET) or c.deposed_key:
+        # a forgotten object stays in planned_values (with no values), as in terraform
+        if c.action is Action.DELETE or c.deposed_key:
             continue
         block, version = _block(schemas, c)
         res = _identity(c.addr)
