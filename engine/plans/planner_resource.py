@@ -216,7 +216,8 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
                 addr, b.addr, Action.FORGET if forget else Action.DELETE, prior,
                 null(b.schema.block.implied_type()),
                 prev_run_addr=ctx.moved.get(addr),
-                action_reason=_orphan_reason(node, res, entry, ctx, expanded)))
+                action_reason=ActionReason.DELETE_BECAUSE_NO_RESOURCE_CONFIG if forget
+                else _orphan_reason(node, res, entry, ctx, expanded)))
             ctx.hooks.post_plan(addr, Action.DELETE)
             if res is not None and res.lifecycle.prevent_destroy and (
                 ctx.mode is PlanMode.DESTROY or entry.addr.module in expanded
