@@ -287,6 +287,10 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
     if obj is None or change is None:
         return result
     res = _resource_config(ctx, addr)
+    if res is None:  # a `removed` block's destroy-time provisioners run as the resource's
+        from engine.plans.moves_removed import removed_covers
+
+        res = removed_covers(ctx.pctx.config, addr)
     b, more = ctx.pctx.binding(change.provider, "managed", addr.resource.type)
     diags.extend(more)
     if b is None:
