@@ -72,7 +72,11 @@ class Meta:
     def load_config(self, directory: str = ".") -> tuple[Any, Diagnostics]:
         """The configuration rooted at `directory` (None when it could not be loaded)."""
         from engine.configs import load_config
+        from engine.initwd import check_manifest
 
+        diags = check_manifest(self.cwd)
+        if diags.has_errors:
+            return None, diags
         config, diags = load_config(directory)
         if diags.has_errors:
             return config, diags

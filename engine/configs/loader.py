@@ -162,7 +162,7 @@ def _manifest(root_dir: str) -> Manifest:
         return {}
     out: Manifest = {}
     modules = data.get("Modules", []) if isinstance(data, dict) else []
-    for rec in modules:
+    for rec in modules if isinstance(modules, list) else []:
         if isinstance(rec, dict) and "Key" in rec and "Dir" in rec:
             out[str(rec["Key"])] = (str(rec["Dir"]), str(rec.get("Source", "")))
     return out

@@ -5,10 +5,11 @@ from __future__ import annotations
 from engine.initwd.modules import (
     ModuleInstall,
     ModuleRecord,
+    check_manifest,
     install_modules,
     manifest_json,
     read_manifest,
     write_manifest,
 )
 
-__all__ = ["ModuleInstall", "ModuleRecord", "install_modules", "manifest_json", "read_manifest", "write_manifest"]
+__all__ = ["ModuleInstall", "ModuleRecord", "check_manifest", "install_modules", "manifest_json", "read_manifest", "write_manifest"]

@@ -13,9 +13,11 @@ and remote sources cannot be fetched here (no network): they get Terraform's
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +25,7 @@ from engine.configs.loader import load_module
 from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostics, error
+from engine.states.gojson import go_syntax_error
 
 MANIFEST = os.path.join(".terraform", "modules", "modules.json")
 _REGISTRY = re.compile(r"^([a-zA-Z0-9.-]+\.[a-zA-Z]+(:\d+)?/)?[0-9A-Za-z_-]+/[0-9A-Za-z_-]+/[0-9a-z]+(//.*)?$")
@@ -131,25 +134,98 @@ def manifest_json(records: list[ModuleRecord]) -> str:
 
 
 def write_manifest(root_dir: str, records: list[ModuleRecord]) -> Diagnostics:
-    """Write `.terraform/modules/modules.json`."""
+    """Write `.terraform/modules/modules.json` atomically (temporary file, fsync, rename)."""
     path = os.path.join(root_dir, MANIFEST)
+    tmp = ""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
+        fd, tmp = tempfile.mkstemp(prefix=".modules.json.", dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(manifest_json(records))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
     except OSError as exc:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         return Diagnostics([error("Failed to update module manifest", f"Unable to write the module manifest file: {exc}")])
     return Diagnostics()
+
+
+_RECORD_FIELDS = ("Key", "Source", "Version", "Dir")
+
+
+def _snapshot_error(data: bytes) -> str | None:
+    """Go's error decoding modules.json into Terraform's manifestSnapshotFile, or None."""
+    syntax = go_syntax_error(data)
+    if syntax is not None:
+        return syntax.msg
+    doc = json.loads(data.decode("utf-8", "replace"))
+    if doc is None:
+        return None
+    if not isinstance(doc, dict):
+        return (f"json: cannot unmarshal {_kind(doc)} into Go value of type "
+                "modsdir.manifestSnapshotFile")
+    records = doc.get("Modules")
+    if records is None:
+        return None
+    if not isinstance(records, list):
+        return (f"json: cannot unmarshal {_kind(records)} into Go struct field "
+                "manifestSnapshotFile.Modules of type []modsdir.Record")
+    for rec in records:
+        if rec is None:
+            continue
+        if not isinstance(rec, dict):
+            return (f"json: cannot unmarshal {_kind(rec)} into Go struct field "
+                    "manifestSnapshotFile.Modules of type modsdir.Record")
+        for name in _RECORD_FIELDS:
+            v = rec.get(name)
+            if v is not None and not isinstance(v, str):
+                return (f"json: cannot unmarshal {_kind(v)} into Go struct field "
+                        f"Record.Modules.{name} of type string")
+    return None
+
+
+def _kind(v: object) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    return "array" if isinstance(v, list) else "object"
+
+
+def check_manifest(root_dir: str) -> Diagnostics:
+    """Terraform's refusal of a modules.json it cannot decode ("failed to read module
+    manifest: error unmarshalling snapshot: ..."); empty diagnostics when it is absent,
+    empty or well-formed."""
+    try:
+        with open(os.path.join(root_dir, MANIFEST), "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return Diagnostics()
+    except OSError as exc:
+        return Diagnostics([error(f"failed to read module manifest: {exc.strerror or exc}")])
+    problem = _snapshot_error(data) if data else None
+    if problem is None:
+        return Diagnostics()
+    return Diagnostics([error(f"failed to read module manifest: error unmarshalling snapshot: {problem}")])
 
 
 def read_manifest(root_dir: str) -> list[ModuleRecord]:
     """The records of an existing modules.json ([] when absent or unreadable)."""
     try:
-        with open(os.path.join(root_dir, MANIFEST), encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
+        with open(os.path.join(root_dir, MANIFEST), "rb") as fh:
+            data = fh.read()
+    except OSError:
         return []
+    if not data or _snapshot_error(data) is not None:
+        return []
+    doc = json.loads(data.decode("utf-8", "replace")) or {}
     return [
-        ModuleRecord(str(r.get("Key", "")), str(r.get("Source", "")), str(r.get("Dir", "")))
-        for r in data.get("Modules", []) if isinstance(r, dict)
+        ModuleRecord(str(r.get("Key") or ""), str(r.get("Source") or ""), str(r.get("Dir") or ""))
+        for r in doc.get("Modules") or [] if isinstance(r, dict)
     ]
