@@ -99,6 +99,13 @@ def _errors(run: Run) -> str:
     return text[at:]
 
 
+def _blocks(text: str) -> list[str]:
+    """The error blocks of a -no-color run, in a stable order (validate's walk is concurrent),
+    each without trailing blank lines (terraform ends a diagnostic without a detail with one
+    more blank line than groundplan's UI does: a known difference of engine/cli/ui.py)."""
+    return sorted(b.rstrip("\n") for b in text.split("\nError: ") if b.strip())
+
+
 def _json_diags(run: Run) -> list[dict[str, Any]]:
     out = []
     for line in run.stdout.splitlines():
@@ -128,7 +135,7 @@ def test_validate_human_output(tmp_path: Path, mirror: Path) -> None:
     tf, gp = _workdirs(tmp_path, mirror, VALIDATE, {"mod/main.tf": MODULE})
     want = _errors(run_terraform(tf, "validate", "-no-color"))
     got = _errors(run_groundplan(gp, "validate", "-no-color"))
-    assert sorted(got.split("\nError: ")) == sorted(want.split("\nError: "))
+    assert _blocks(got) == _blocks(want)
     assert "  with random_string.s,\n  on main.tf line 11, in resource" in want
 
 
@@ -158,3 +165,59 @@ def test_apply_error_points_at_the_resource_body(tmp_path: Path, mirror: Path) -
     # the opening brace of the resource's body, on its header line
     assert re.search(r'  with local_file\.f,\n  on main\.tf line \d+, in resource "local_file" '
                      r'"f":\n +\d+: resource "local_file" "f" \{\n', _errors(want))
+
+
+AWS = """\
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "3.39.0" }
+  }
+}
+
+provider "aws" {
+  region                      = "us-east-1"
+  access_key                  = "test"
+  secret_key                  = "test"
+  skip_credentials_validation = true
+  skip_metadata_api_check     = true
+  skip_requesting_account_id  = true
+  skip_get_ec2_platforms      = true
+}
+
+resource "aws_dynamodb_table" "t" {
+  name         = "t"
+  hash_key     = "pk"
+  billing_mode = "SOMETIMES"
+  attribute {
+    name = "pk"
+    type = "Q"
+  }
+  server_side_encryption {
+    enabled     = true
+    kms_key_arn = "not-an-arn"
+  }
+}
+"""
+
+
+def test_aws_provider_validation_errors(aws_provider_binary: Path, tmp_path: Path) -> None:
+    """The real hashicorp/aws provider (SDKv2): a top-level argument, an argument inside a
+    list-nested block (`server_side_encryption.0.kms_key_arn`), and one inside a set-nested
+    block, which terraform cannot follow (the resource body's opening brace)."""
+    from tests.functional.test_aws_end_to_end import build_mirror
+
+    mirror = build_mirror(aws_provider_binary, tmp_path / "mirror")
+    tf, gp = _workdirs(tmp_path, mirror, AWS)
+    want = json.loads(run_terraform(tf, "validate", "-json").stdout)["diagnostics"]
+    got = json.loads(run_groundplan(gp, "validate", "-json").stdout)["diagnostics"]
+
+    def key(d: dict[str, Any]) -> int:
+        return int(d["range"]["start"]["byte"])
+
+    assert sorted(got, key=key) == sorted(want, key=key)
+    assert [d["snippet"]["code"].strip() for d in sorted(want, key=key)] == [
+        'resource "aws_dynamodb_table" "t" {', 'billing_mode = "SOMETIMES"',
+        'kms_key_arn = "not-an-arn"']
+    want_text = _errors(run_terraform(tf, "validate", "-no-color"))
+    got_text = _errors(run_groundplan(gp, "validate", "-no-color"))
+    assert _blocks(got_text) == _blocks(want_text)
