@@ -71,7 +71,7 @@ def _show_plan(meta: Meta, pf: PlanFile, as_json: bool, registry: ProviderRegist
         return 0
     from engine.plans.render_human import render_plan
 
-    ui.raw(render_plan(pf.plan, schemas))
+    ui.raw(render_plan(pf.plan, schemas, pf.plan.relevant_attributes))
     return 0
 
 

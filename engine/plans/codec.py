@@ -291,6 +291,7 @@ def encode_plan(plan: Plan) -> dict[str, Any]:
         "errored": plan.errored,
         "complete": plan.complete,
         "timestamp": plan.timestamp,
+        "relevant_attributes": [[r, list(path)] for r, path in plan.relevant_attributes],
     }
 
 
@@ -322,6 +323,9 @@ def decode_plan(data: Any) -> Plan:
             errored=bool(data.get("errored", False)),
             complete=bool(data.get("complete", True)),
             timestamp=str(data.get("timestamp", "")),
+            relevant_attributes=[(str(r), [k if isinstance(k, (str, int)) else str(k)
+                                           for k in path])
+                                 for r, path in data.get("relevant_attributes", [])],
         )
     except CodecError:
         raise

@@ -127,6 +127,8 @@ class Plan:
     errored: bool = False
     complete: bool = True
     timestamp: str = ""
+    # (resource address, attribute path as names and keys): terraform's RelevantAttributes
+    relevant_attributes: list[tuple[str, list[str | int]]] = field(default_factory=list)
 
     @property
     def applyable(self) -> bool:

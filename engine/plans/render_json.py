@@ -2,8 +2,9 @@
 
 `plan_to_json(plan, prior_state, config, schemas)` builds the document as jsonplan does:
 `variables`, `planned_values` (outputs and the module tree of planned resource values),
-`resource_drift`, `resource_changes`, `output_changes`, `prior_state` (jsonstate, omitted for an
-empty state), `configuration` (see render_json_config), `relevant_attributes`, `timestamp`,
+`resource_drift`, `resource_changes`, `output_changes`, `prior_state` (jsonstate of the refreshed
+state with the root outputs whose planned values are wholly known, as terraform's plan walk
+records them; omitted when that is empty), `configuration` (see render_json_config), `relevant_attributes`, `timestamp`,
 `applyable`, `complete`, `errored`. Values are JSON data with exact numbers (`int` or
 `JSONNumber`); write the document with `engine.values.json.dumps`.
 """
@@ -28,7 +29,7 @@ from engine.plans.render_json_values import (
 )
 from engine.plugin.paths import AttributePath
 from engine.plugin.schema import Block
-from engine.states import StateFile
+from engine.states import OutputValue, State, StateFile
 from engine.states.state import TERRAFORM_VERSION
 from engine.values import Value
 
@@ -157,6 +158,26 @@ def planned_values_json(plan: Plan, schemas: Schemas) -> dict[str, Any]:
     return out
 
 
+def prior_state_with_outputs(prior_state: StateFile | None, plan: Plan) -> StateFile | None:
+    """The prior state as terraform's plan records it: the refreshed state, with each root
+    output whose planned value is wholly known set to that value (terraform's plan walk writes
+    those into the refresh state; unknown ones keep their previous value)."""
+    base = prior_state.state if prior_state is not None else State()
+    outputs = dict(base.outputs)
+    known = [o for o in plan.output_changes
+             if o.action is not Action.DELETE and o.after.is_wholly_known()]
+    if not known:
+        return prior_state
+    for o in known:
+        plain, marks = o.after.unmark_deep()
+        outputs[o.name] = OutputValue(plain, o.sensitive or bool(marks))
+    state = State(outputs=outputs, resources=base.resources, check_results=base.check_results)
+    if prior_state is None:
+        return StateFile(state=state)
+    return StateFile(state=state, lineage=prior_state.lineage, serial=prior_state.serial,
+                     terraform_version=prior_state.terraform_version)
+
+
 def relevant_attributes_json(
     attrs: Iterable[tuple[AbsResourceInstance | str, AttributePath | Iterable[Any]]],
 ) -> list[dict[str, Any]]:
@@ -169,11 +190,12 @@ def plan_to_json(
     prior_state: StateFile | None,
     config: Any,
     schemas: Schemas,
-    relevant_attributes: Iterable[tuple[AbsResourceInstance | str, Any]] = (),
+    relevant_attributes: Iterable[tuple[AbsResourceInstance | str, Any]] | None = None,
     terraform_version: str = TERRAFORM_VERSION,
 ) -> dict[str, Any]:
     """The JSON plan document for `plan` (see module doc). `config` is the loaded
-    configuration (`engine.configs.loader.Config`) or None to leave `configuration` out."""
+    configuration (`engine.configs.loader.Config`) or None to leave `configuration` out;
+    `relevant_attributes` defaults to the plan's own."""
     out: dict[str, Any] = {"format_version": FORMAT_VERSION, "terraform_version": terraform_version}
     if plan.variables:
         out["variables"] = {name: {"value": marshal(v)} for name, v in sorted(plan.variables.items())}
@@ -186,13 +208,15 @@ def plan_to_json(
     if plan.output_changes:
         out["output_changes"] = {o.name: output_change_json(o)
                                  for o in sorted(plan.output_changes, key=lambda o: o.name)}
-    if prior_state is not None and not prior_state.state.is_empty:
-        out["prior_state"] = state_to_json(prior_state, schemas)
+    prior = prior_state_with_outputs(prior_state, plan)
+    if prior is not None and not prior.state.is_empty:
+        out["prior_state"] = state_to_json(prior, schemas)
     if config is not None:
         from engine.plans.render_json_config import config_to_json
 
         out["configuration"] = config_to_json(config, schemas)
-    rel = relevant_attributes_json(relevant_attributes)
+    rel = relevant_attributes_json(
+        plan.relevant_attributes if relevant_attributes is None else relevant_attributes)
     if rel:
         out["relevant_attributes"] = rel
     out["timestamp"] = plan.timestamp

@@ -1,9 +1,8 @@
 """The `configuration` object of the JSON plan (terraform's jsonconfig).
 
 `config_to_json(config, schemas)` describes the loaded module tree (engine.configs.loader
-Config): `provider_config` (keyed `name` in the root, `module.x:name` in child modules that
-configure their own), and per module `outputs`, `resources` (sorted by address), `module_calls`
-and `variables`. Every expression is written as terraform does: `constant_value` when it
+Config): `provider_config` (see render_json_providers), and per module `outputs`, `resources`
+(managed ones sorted by address, then data ones), `module_calls` and `variables`. Every expression is written as terraform does: `constant_value` when it
 evaluates with no variables and no functions, and `references` listing each reference from its
 longest form down to the referenced object (`terraform_data.a.id`, `terraform_data.a`).
 """
@@ -26,6 +25,7 @@ from engine.diags import Diagnostics
 from engine.hcl import ast
 from engine.hcl.ast import Traversal, traversal_str
 from engine.plans.diff_schemas import Schemas, resource_schema
+from engine.plans.render_json_providers import ProviderConfigs
 from engine.plans.render_json_values import marshal
 from engine.plugin.schema import Block, Nesting
 
@@ -116,69 +116,68 @@ def body_expressions(body: ast.Body, block: Block | None) -> dict[str, Any]:
     return out
 
 
-def _provider_key(local: str, alias: str, module_path: tuple[str, ...]) -> str:
-    name = f"{local}.{alias}" if alias else local
-    if not module_path:
-        return name
-    return ".".join(f"module.{p}" for p in module_path) + ":" + name
-
-
-def _resolve_provider_key(node: Any, local: str, alias: str) -> str:
-    """The provider_config_key of the configuration a resource uses: the nearest module up the
-    tree that configures it (providers are inherited by child modules)."""
-    key = f"{local}.{alias}" if alias else local
-    cur = node
-    while cur is not None:
-        if key in cur.module.provider_configs:
-            return _provider_key(local, alias, cur.path)
-        if cur.parent is None:
-            break
-        cur = cur.parent
-    return _provider_key(local, alias, ())
-
-
 def _full_name(module: Any, local: str) -> str:
     return str(module.provider_for_local_name(local))
 
 
-def _resources(node: Any, schemas: Schemas, providers: dict[str, Any]) -> list[dict[str, Any]]:
+def _depends_on(travs: list[Traversal]) -> list[str]:
+    """depends_on entries as terraform writes them: each reference's subject."""
+    out: list[str] = []
+    for t in travs:
+        ref, diags = parse_ref(t)
+        if ref is None or diags.has_errors:
+            out.append(traversal_str(t))
+            continue
+        out.append(_subject(ref)[0])
+    return out
+
+
+def _resource_json(node: Any, r: Any, schemas: Schemas,
+                   providers: ProviderConfigs) -> dict[str, Any]:
+    mod = node.module
+    local = r.provider.name if r.provider is not None else r.implied_provider
+    alias = r.provider.alias if r.provider is not None else ""
+    full = _full_name(mod, local)
+    try:
+        provider = parse_provider_source(full)
+        schema = resource_schema(schemas, provider, r.mode, r.type)
+    except ValueError:
+        schema = None
+    res: dict[str, Any] = {
+        "address": r.key,
+        "mode": r.mode,
+        "type": r.type,
+        "name": r.name,
+        "provider_config_key": providers.resource_key(
+            f"{local}.{alias}" if alias else local, node.path_str),
+    }
+    exprs = body_expressions(r.config, schema.block if schema else None)
+    if exprs:
+        res["expressions"] = exprs
+    res["schema_version"] = schema.version if schema else 0
+    count = expression_json(r.count)
+    if count:
+        res["count_expression"] = count
+    else:
+        for_each = expression_json(r.for_each)
+        if for_each:
+            res["for_each_expression"] = for_each
+    if r.depends_on:
+        res["depends_on"] = _depends_on(r.depends_on)
+    return res
+
+
+def _resources(node: Any, schemas: Schemas, providers: ProviderConfigs) -> list[dict[str, Any]]:
+    """Managed resources sorted by address, then data resources sorted by address."""
     mod = node.module
     out: list[dict[str, Any]] = []
-    for r in [*mod.managed_resources.values(), *mod.data_resources.values()]:
-        local = r.provider.name if r.provider is not None else r.implied_provider
-        alias = r.provider.alias if r.provider is not None else ""
-        pkey = _resolve_provider_key(node, local, alias)
-        full = _full_name(mod, local)
-        providers.setdefault(pkey, {"name": local, "full_name": full})
-        if alias:
-            providers[pkey]["alias"] = alias
-        try:
-            provider = parse_provider_source(full)
-            schema = resource_schema(schemas, provider, r.mode, r.type)
-        except ValueError:
-            schema = None
-        res: dict[str, Any] = {
-            "address": r.key,
-            "mode": r.mode,
-            "type": r.type,
-            "name": r.name,
-            "provider_config_key": pkey,
-        }
-        exprs = body_expressions(r.config, schema.block if schema else None)
-        if exprs:
-            res["expressions"] = exprs
-        res["schema_version"] = schema.version if schema else 0
-        for field_name, ex in (("count_expression", r.count), ("for_each_expression", r.for_each)):
-            ej = expression_json(ex)
-            if ej:
-                res[field_name] = ej
-        if r.depends_on:
-            res["depends_on"] = [traversal_str(t) for t in r.depends_on]
-        out.append(res)
-    return sorted(out, key=lambda r: r["address"])
+    for group in (mod.managed_resources, mod.data_resources):
+        out.extend(sorted((_resource_json(node, r, schemas, providers) for r in group.values()),
+                          key=lambda r: r["address"]))
+    return out
 
 
-def _module_json(node: Any, schemas: Schemas, providers: dict[str, Any]) -> dict[str, Any]:
+def _module_json(node: Any, schemas: Schemas, providers: ProviderConfigs) -> dict[str, Any]:
     mod = node.module
     out: dict[str, Any] = {}
     outputs: dict[str, Any] = {}
@@ -191,7 +190,7 @@ def _module_json(node: Any, schemas: Schemas, providers: dict[str, Any]) -> dict
         if o.description:
             entry["description"] = o.description
         if o.depends_on:
-            entry["depends_on"] = [traversal_str(t) for t in o.depends_on]
+            entry["depends_on"] = _depends_on(o.depends_on)
         outputs[name] = entry
     if outputs:
         out["outputs"] = outputs
@@ -206,16 +205,19 @@ def _module_json(node: Any, schemas: Schemas, providers: dict[str, Any]) -> dict
         exprs = {a: expression_json(attr.expr) for a, attr in mc.config.attributes.items()}
         if exprs:
             call["expressions"] = exprs
-        for field_name, ex in (("count_expression", mc.count), ("for_each_expression", mc.for_each)):
-            ej = expression_json(ex)
-            if ej:
-                call[field_name] = ej
+        count = expression_json(mc.count)
+        if count:
+            call["count_expression"] = count
+        else:
+            for_each = expression_json(mc.for_each)
+            if for_each:
+                call["for_each_expression"] = for_each
         if child is not None:
             call["module"] = _module_json(child, schemas, providers)
         if mc.version is not None:
             call["version_constraint"] = str(mc.version)
         if mc.depends_on:
-            call["depends_on"] = [traversal_str(t) for t in mc.depends_on]
+            call["depends_on"] = _depends_on(mc.depends_on)
         calls[name] = call
     if calls:
         out["module_calls"] = calls
@@ -223,7 +225,7 @@ def _module_json(node: Any, schemas: Schemas, providers: dict[str, Any]) -> dict
     for name in sorted(mod.variables):
         v = mod.variables[name]
         entry = {}
-        if v.default is not None and not v.default.is_null:
+        if v.default is not None:
             entry["default"] = marshal(v.default)
         if v.description:
             entry["description"] = v.description
@@ -237,24 +239,14 @@ def _module_json(node: Any, schemas: Schemas, providers: dict[str, Any]) -> dict
 
 def config_to_json(config: Any, schemas: Schemas) -> dict[str, Any]:
     """The `configuration` object for a loaded configuration tree."""
-    providers: dict[str, Any] = {}
-    for node in config.walk():
-        for key, pc in node.module.provider_configs.items():
-            pkey = _provider_key(pc.name, pc.alias, node.path)
-            entry: dict[str, Any] = {"name": pc.name, "full_name": _full_name(node.module, pc.name)}
-            if pc.alias:
-                entry["alias"] = pc.alias
-            if node.path:
-                entry["module_address"] = ".".join(f"module.{p}" for p in node.path)
-            exprs = {a: expression_json(attr.expr) for a, attr in pc.config.attributes.items()}
-            if exprs:
-                entry["expressions"] = exprs
-            providers[pkey] = entry
-            del key
+    providers = ProviderConfigs()
+    providers.collect(config, lambda body: {
+        a: expression_json(attr.expr) for a, attr in body.attributes.items()})
     root = _module_json(config, schemas, providers)
     out: dict[str, Any] = {}
-    if providers:
-        out["provider_config"] = dict(sorted(providers.items()))
+    provider_config = providers.provider_config()
+    if provider_config:
+        out["provider_config"] = provider_config
     out["root_module"] = root
     return out
 

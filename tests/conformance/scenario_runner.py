@@ -149,6 +149,8 @@ NORMALISATIONS = {
     "timestamp": "the plan's creation time differs from run to run",
     "<uuid>": "terraform_data ids are random UUIDs; strings, keys and addresses built from "
     "them get a placeholder",
+    "relevant_attributes order": "terraform collects them from a Go map and sorts them with a "
+    "comparator that indexes the unsorted list: the order changes from run to run",
     "numbers": "JSON numbers are compared exactly (Decimal) as int, or as their decimal text",
 }
 _DROPPED = ("terraform_version", "timestamp")
@@ -205,6 +207,8 @@ def normalise_document(doc: Any) -> Any:
         prior = doc.get("prior_state")
         if isinstance(prior, dict):
             prior.pop("terraform_version", None)
+        if isinstance(doc.get("relevant_attributes"), list):
+            doc["relevant_attributes"].sort(key=lambda r: json.dumps(r, sort_keys=True))
     return doc
 
 
