@@ -78,4 +78,21 @@ def removed_covers(config: Any, addr: AbsResourceInstance) -> Any | None:
     return None
 
 
-__all__ = ["removed_covers", "validate_removed"]
+def forget_warning(changes: list[Any]) -> Diagnostics:
+    """terraform's "Some objects will no longer be managed by Terraform" warning, listing the
+    objects a plan forgets (empty when it forgets none)."""
+    from engine.diags import warning
+    from engine.plans.model import Action
+
+    names = [f" - {c.addr}" for c in changes if c.action is Action.FORGET]
+    if not names:
+        return Diagnostics()
+    return Diagnostics([warning(
+        "Some objects will no longer be managed by Terraform",
+        "If you apply this plan, Terraform will discard its tracking information for the "
+        "following objects, but it will not delete them:\n" + "\n".join(names) + "\n\nAfter "
+        "applying this plan, Terraform will no longer manage these objects. You will need to "
+        "import them into Terraform to manage them again.")])
+
+
+__all__ = ["forget_warning", "removed_covers", "validate_removed"]

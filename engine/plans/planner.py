@@ -272,6 +272,10 @@ def make_plan(
     if not res.interrupted:
         diags.extend(imports.missing_targets())
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
+    if options.mode is not PlanMode.REFRESH_ONLY:
+        from engine.plans.moves_removed import forget_warning
+
+        diags.extend(forget_warning(plan.changes))
     imports.mark(plan.changes)
     plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()

@@ -201,9 +201,11 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
     if b is None:
         return diags
     addr = entry.addr
+    # an object a `removed` block forgets is not refreshed (terraform)
+    forget = res is None and ctx.mode is not PlanMode.DESTROY and _forgotten(ctx, addr)
     if entry.current is not None:
         _stored, prior, more = refresh_object(
-            ctx, b, addr, entry, refresh=node not in ctx.destroy_unrefreshed)
+            ctx, b, addr, entry, refresh=node not in ctx.destroy_unrefreshed and not forget)
         diags.extend(more)
         if more.has_errors:
             return diags
@@ -211,7 +213,6 @@ def _plan_orphan(ctx: PlanContext, node: Node, res: Any | None, entry: StateEntr
             return diags
         if prior is not None:
             ctx.hooks.pre_plan(addr)
-            forget = res is None and ctx.mode is not PlanMode.DESTROY and _forgotten(ctx, addr)
             ctx.add_change(ResourceInstanceChange(
                 addr, b.addr, Action.FORGET if forget else Action.DELETE, prior,
                 null(b.schema.block.implied_type()),

@@ -11,6 +11,8 @@ representation of each change (engine.plans.render_json), so both views always a
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Iterable
 from typing import Any
 
@@ -45,7 +47,7 @@ _TOP_SYMBOLS = {
     Action.DELETE: "  -",
     Action.DELETE_THEN_CREATE: "-/+",
     Action.CREATE_THEN_DELETE: "+/-",
-    Action.FORGET: "  .",
+    Action.FORGET: " .",
 }
 
 
@@ -269,7 +271,9 @@ def _render_plan(
             continue
         if c.action is Action.DELETE and c.addr.resource.mode is not ResourceMode.MANAGED:
             continue
-        changes.append((c, resource_diff(c, schemas)))
+        # a forgotten object's body is shown unchanged, as terraform 1.11 does
+        shown = dataclasses.replace(c, after=c.before) if c.action is Action.FORGET else c
+        changes.append((c, resource_diff(shown, schemas)))
         if c.importing is not None:
             importing += 1
         if c.action is not Action.NOOP:
@@ -333,9 +337,8 @@ def _render_plan(
         summary = "\nPlan: "
         if importing:
             summary += f"{importing} to import, "
-        summary += f"{add} to add, {counts.get(Action.UPDATE, 0)} to change, {destroy} to destroy"
-        forget = counts.get(Action.FORGET, 0)
-        summary += f", {forget} to forget.\n" if forget else ".\n"
+        # terraform 1.11 does not count forgotten objects in this line
+        summary += f"{add} to add, {counts.get(Action.UPDATE, 0)} to change, {destroy} to destroy.\n"
         out.append(summary)
     if outputs:
         out.append("\nChanges to Outputs:\n" + outputs + "\n")
