@@ -215,10 +215,7 @@ def make_plan(
     diags.extend(more)
     if not more.has_errors:
         diags.extend(root.validate_inputs())
-    # as terraform records them: the caller's values as given (before type conversion), and
-    # the (converted) default of each variable the caller did not set
-    plan.variables = {name: options.variables.get(name, v)
-                      for name, v in root.scope.input_values.items()}
+    plan.variables = dict(root.scope.input_values)
     if diags.has_errors:
         plan.errored = True
         return result
