@@ -268,8 +268,9 @@ def _read_members(path: str, zf: zipfile.ZipFile) -> tuple[PlanFile | None, Diag
         return None, _not_a_plan(path, (
             "the given plan file was created by Terraform, not by groundplan; plan files "
             "cannot be transferred between different programs or versions"))
+    document = zf.read(PLAN_MEMBER)  # a damaged member raises here: see read_planfile
     try:
-        plan = decode_plan(loads(zf.read(PLAN_MEMBER).decode("utf-8")))
+        plan = decode_plan(loads(document.decode("utf-8")))
     except CodecError as exc:
         return None, _not_a_plan(path, f"failed to read plan from plan file: {exc}")
     except Exception as exc:  # any malformed document: JSON, UTF-8, or an unexpected shape
