@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 
@@ -94,6 +95,25 @@ def _sort_key(addr: ProviderAddr) -> tuple[str, str, str]:
     return (addr.hostname, addr.namespace, addr.type)
 
 
+_LENIENT_VERSION = re.compile(
+    r"^(\d+)(?:\.(\d+))?(?:\.(\d+))?(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
+
+
+def _lock_version(text: str) -> tuple[str, str]:
+    """(normalized form, parse error) of a recorded version as go-versions' ParseVersion
+    reads it: missing minor/patch parts are zero ("3.2" -> "3.2.0"); an unparseable
+    version normalises to "0.0.0"."""
+    if text.startswith("v"):
+        return "0.0.0", 'a "v" prefix should not be used'
+    m = _LENIENT_VERSION.match(text)
+    if m is None:
+        return "0.0.0", ("invalid specification; required format is three positive integers "
+                         "separated by periods")
+    major, minor, patch, pre, meta = m.groups()
+    canon = f"{int(major)}.{int(minor or 0)}.{int(patch or 0)}{pre or ''}{meta or ''}"
+    return canon, ""
+
+
 def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
     raw = block.labels[0]
     label_rng = block.label_ranges[0]
@@ -138,18 +158,15 @@ def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
         text, d = decode_string(a["version"])
         diags.extend(d)
         if text is not None:
-            v = parse_version(text)
-            if v is None:
+            canon, why = _lock_version(text)
+            if why:
                 diags.append(
                     error(
                         "Invalid provider version number",
-                        f"The selected version number for provider {addr} is invalid: invalid "
-                        "specification; required format is three positive integers separated by "
-                        "periods.",
+                        f"The selected version number for provider {addr} is invalid: {why}.",
                         a["version"].expr.range,
                     )
                 )
-            canon = "0.0.0" if v is None else str(v)
             if canon != text:
                 diags.append(
                     error(
@@ -159,7 +176,7 @@ def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
                         a["version"].expr.range,
                     )
                 )
-            if v is not None and canon == text:
+            if not why and canon == text and parse_version(text) is not None:
                 version = text
     constraints = ""
     if "constraints" in a:
