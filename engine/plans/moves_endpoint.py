@@ -19,7 +19,6 @@ follow terraform's addrs package exactly; `str()` is terraform's `[*]` pattern n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from engine.addrs import (
     AbsResource,
@@ -48,7 +47,7 @@ class ModuleCallRel:
         return f"{self.module}.{own}" if self.module.steps else own
 
 
-Rel = Union[ModuleInstance, ModuleCallRel, AbsResource, AbsResourceInstance]
+Rel = ModuleInstance | ModuleCallRel | AbsResource | AbsResourceInstance
 
 _ANY = object()  # the wildcard instance key of a declaring module's steps
 SynthStep = tuple[str, object]
@@ -235,7 +234,7 @@ def parse_rel(text: str, last_is_key: bool) -> Rel:
     Raises AddressSyntaxError."""
     steps = split_steps(text)
     names = [s for s in steps if s[0] == "name"]
-    if names and names[-1] == ("name", "module") or not steps:
+    if (names and names[-1] == ("name", "module")) or not steps:
         raise AddressSyntaxError('Prefix "module." must be followed by a module name.')
     i, path = 0, []
     while i < len(steps) and steps[i] == ("name", "module"):
@@ -245,7 +244,7 @@ def parse_rel(text: str, last_is_key: bool) -> Rel:
         i += 2
         if i < len(steps) and steps[i][0] == "key":
             key, i = steps[i][1], i + 1
-        path.append(ModuleInstanceStep(name, key))  # type: ignore[arg-type]
+        path.append(ModuleInstanceStep(name, key))
     if i == len(steps):
         mi = ModuleInstance(tuple(path))
         if last_is_key:

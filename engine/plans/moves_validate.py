@@ -81,19 +81,19 @@ class Declared:
                 return None
             if isinstance(addr, ModuleInstance):
                 if call.for_each is not None:
-                    return call.for_each.range  # type: ignore[no-any-return]
+                    return call.for_each.range
                 if call.count is not None:
-                    return call.count.range  # type: ignore[no-any-return]
-            return call.decl_range  # type: ignore[no-any-return]
+                    return call.count.range
+            return call.decl_range
         res = self._resource(addr if isinstance(addr, AbsResource) else addr.abs_resource)
         if res is None:
             return None
         if isinstance(addr, AbsResourceInstance):
             if res.for_each is not None:
-                return res.for_each.range  # type: ignore[no-any-return]
+                return res.for_each.range
             if res.count is not None:
-                return res.count.range  # type: ignore[no-any-return]
-        return res.decl_range  # type: ignore[no-any-return]
+                return res.count.range
+        return res.decl_range
 
 
 _NOUNS: dict[type, tuple[str, str]] = {

@@ -12,7 +12,6 @@ representation of each change (engine.plans.render_json), so both views always a
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Iterable
 from typing import Any
 
