@@ -73,7 +73,7 @@ def for_collection(
         )
         return None, frozenset()
     if coll.type == DYNAMIC:
-        return None, coll.marks
+        return None, frozenset()
     marks = coll.marks
     if marks:
         coll = Value(coll.type, coll.v)
@@ -99,7 +99,7 @@ def _for(e: A.ForExpr, ctx: EvalContext) -> Result:
     diags: list[Diagnostic] = []
     coll, coll_marks = for_collection(e, ctx, diags)
     if coll is None:
-        return UNKNOWN_DYNAMIC, diags or NO_DIAGS
+        return Value(DYNAMIC, UNKNOWN, coll_marks), diags or NO_DIAGS
     marks = set(coll_marks)
     cond = e.cond
     if cond is not None:
@@ -161,6 +161,7 @@ def _for(e: A.ForExpr, ctx: EvalContext) -> Result:
                 known = False
                 continue
             if include.v is UNKNOWN and key_expr is None:
+                marks.update(include.marks)
                 known = False
                 continue
             try:
@@ -179,10 +180,10 @@ def _for(e: A.ForExpr, ctx: EvalContext) -> Result:
                     )
                 known = False
                 continue
+            marks.update(include.marks)
             if include.v is UNKNOWN:
                 known = False
                 continue
-            marks.update(include.marks)
             if not include.v:
                 continue
         if key_expr is None:
@@ -206,9 +207,6 @@ def _for(e: A.ForExpr, ctx: EvalContext) -> Result:
                 )
             known = False
             continue
-        if key_raw.v is UNKNOWN:
-            known = False
-            continue
         try:
             key = convert(key_raw, STRING)
         except ConversionFailed as exc:
@@ -226,6 +224,9 @@ def _for(e: A.ForExpr, ctx: EvalContext) -> Result:
             known = False
             continue
         marks.update(key.marks)
+        if key.v is UNKNOWN:
+            known = False
+            continue
         name: str = key.v
         val, vd = ev(e.value_expr, child)
         diags.extend(vd)
@@ -246,9 +247,9 @@ def _for(e: A.ForExpr, ctx: EvalContext) -> Result:
             )
         else:
             obj_vals[name] = val
-    if not known:
-        return UNKNOWN_DYNAMIC, diags or NO_DIAGS
     fmarks = frozenset(marks)
+    if not known:
+        return Value(DYNAMIC, UNKNOWN, fmarks), diags or NO_DIAGS
     if key_expr is None:
         return Value(TupleType([v.type for v in tuple_vals]), tuple_vals, fmarks), diags or NO_DIAGS
     if e.group:
@@ -283,12 +284,14 @@ def _splat(e: A.SplatExpr, ctx: EvalContext) -> Result:
         )
         return UNKNOWN_DYNAMIC, diags
     if st == DYNAMIC:
-        return UNKNOWN_DYNAMIC, diags or NO_DIAGS
+        return Value(DYNAMIC, UNKNOWN, source.marks), diags or NO_DIAGS
     upgraded_unknown = False
     if auto_upgrade:
         if source.v is UNKNOWN:
             upgraded_unknown = True
-        source = Value(TupleType([st]), [source])
+        # The marks of the upgraded value go on the result, not on its one element.
+        plain, upgraded_marks = source.unmark()
+        source = Value(TupleType([st]), [plain], upgraded_marks)
         st = source.type
     child = EvalContext({}, None, ctx, ctx.plan_phase)
     child.anon = {}
@@ -310,10 +313,10 @@ def _splat(e: A.SplatExpr, ctx: EvalContext) -> Result:
         vals.append(nv)
     child.anon.clear()
     if upgraded_unknown:
-        return UNKNOWN_DYNAMIC, diags or NO_DIAGS
+        return Value(DYNAMIC, UNKNOWN, marks), diags or NO_DIAGS
     if not is_known:
         ty, _ = _splat_result_type(e, child, st)
-        return Value(ty, UNKNOWN), diags
+        return Value(ty, UNKNOWN, marks), diags
     if isinstance(st, (ListType, SetType)):
         if not vals:
             ty, td = _splat_result_type(e, child, st)

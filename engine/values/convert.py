@@ -274,7 +274,13 @@ def _convert_elems(items: Sequence[Value], conv: Conversion | None, path: Path) 
 
 
 def _collection_to_list(ety: Type, conv: Conversion | None) -> Conversion:
+    from engine.values.sets import length_is_known
+
     def run(v: Value, path: Path) -> Value:
+        if not length_is_known(v):
+            # A set whose unknown elements may still coalesce: the list's length is unknown.
+            assert isinstance(v.type, SetType)
+            return Value(ListType(v.type.element if ety == DYNAMIC else ety), UNKNOWN)
         elems = _convert_elems(v.v, conv, path)
         if not elems:
             given = v.type.element if isinstance(v.type, (ListType, SetType)) else DYNAMIC

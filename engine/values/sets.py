@@ -118,6 +118,15 @@ def canonical_set_elements(items: list[Value]) -> list[Value]:
 
 
 
+def length_is_known(v: Value) -> bool:
+    """Whether cty knows the length of known collection `v`: a set holding unknown values
+    (anywhere inside) and more than one element may shrink once they are known, so its length
+    is unknown; any other known collection's length is known."""
+    if not isinstance(v.type, SetType):
+        return True
+    return len(v.v) <= 1 or v.is_wholly_known()
+
+
 def set_value(t: SetType, items: list[Value], marks: frozenset[str] = NO_MARKS) -> Value:
     """A set of type `t` holding `items` (already of its element type), as cty.SetVal builds
     one: marks anywhere inside the elements are removed from them and put, with `marks`, on

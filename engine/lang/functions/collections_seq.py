@@ -39,6 +39,7 @@ from engine.values import (
     tuple_,
     unknown,
 )
+from engine.values.sets import length_is_known
 from engine.values.unify import unify_unsafe
 
 
@@ -59,7 +60,7 @@ def _length(args: Sequence[Value], ret: Type) -> Value:
         return number(len(t.elements)).with_marks(marks)
     if isinstance(t, ObjectType):
         return number(len(t.attrs)).with_marks(marks)
-    if not coll.is_known:
+    if not coll.is_known or not length_is_known(coll):
         return unknown(NUMBER).with_marks(marks)
     if t == STRING:
         return number(grapheme_count(coll.v)).with_marks(marks)
@@ -274,8 +275,12 @@ def _flattener(val: Value) -> tuple[list[Value] | None, frozenset[str]]:
     of the nested sequences it opened, which go on the whole result (cty's flattener)."""
     out: list[Value] = []
     marks: set[str] = set()
+    if not length_is_known(val):
+        return None, frozenset()
     known = True
     for el in elements(val):
+        if el.type == DYNAMIC and not el.is_known:
+            known = False  # it may stand for another sequence to flatten
         if el.v is not None and is_sequence_type(el.type):
             el, m = el.unmark()
             marks |= m
@@ -295,7 +300,7 @@ def _flattener(val: Value) -> tuple[list[Value] | None, frozenset[str]]:
 
 def _flatten_type(args: Sequence[Value]) -> Type:
     val = args[0]
-    if not val.is_wholly_known():
+    if not val.is_known:
         return DYNAMIC
     if not is_sequence_type(val.type):
         raise FunctionError("can only flatten lists, sets and tuples")
@@ -446,7 +451,9 @@ def _slice(args: Sequence[Value], ret: Type) -> Value:
 def _sort(args: Sequence[Value], ret: Type) -> Value:
     lst = args[0]
     if not lst.is_wholly_known():
-        return unknown(ret)
+        # The order is not known yet, but the length is (cty refines the unknown result to
+        # the list's length, which makes it a list of that many unknown strings).
+        return make_list([unknown(STRING) for _ in lst.v], STRING)
     for i, el in enumerate(lst.v):
         if el.v is None:
             raise FunctionError(f"given list element {i} is null; a null string cannot be sorted")

@@ -19,6 +19,7 @@ from engine.lang.functions.collections_common import (
     value_equals,
 )
 from engine.values import DYNAMIC, ListType, SetType, TupleType, Type, Value, tuple_, unknown
+from engine.values.sets import length_is_known
 from engine.values.unify import unify_unsafe
 
 
@@ -45,11 +46,15 @@ def _member(x: Value, items: list[Value]) -> bool:
 SetOp = Callable[[list[Value], list[Value]], list[Value]]
 
 
-def _set_op_impl(op: SetOp) -> Callable[[Sequence[Value], Type], Value]:
+def _set_op_impl(op: SetOp, allow_unknowns: bool) -> Callable[[Sequence[Value], Type], Value]:
+    """The implementation of a set operation. Only a union is correct while elements are
+    unknown (they stay distinct elements); the others are unknown until every element is known.
+    """
+
     def impl(args: Sequence[Value], ret: Type) -> Value:
         assert isinstance(ret, SetType)
         sets = [convert_or_fail(a, ret, i) for i, a in enumerate(args)]
-        if any(not s.is_wholly_known() for s in sets):
+        if not allow_unknowns and any(not s.is_wholly_known() for s in sets):
             return unknown(ret)
         acc = list(sets[0].v)
         for s in sets[1:]:
@@ -104,7 +109,7 @@ def _setproduct(args: Sequence[Value], ret: Type) -> Value:
     assert isinstance(ret, (ListType, SetType))
     ety = ret.element
     assert isinstance(ety, TupleType)
-    if any(not a.is_known for a in args):
+    if any(not a.is_known or not length_is_known(a) for a in args):
         return unknown(ret)
     columns = [
         [convert_or_fail(e, ety.elements[j]) for e in elements(a)] for j, a in enumerate(args)
@@ -120,16 +125,16 @@ _ANY_SET = SetType(DYNAMIC)
 
 FUNCTIONS: list[Function] = [
     Function("setunion", (Param("first_set", _ANY_SET, allow_dynamic=True),),
-             _set_op_impl(_union), _set_op_type,
+             _set_op_impl(_union, True), _set_op_type,
              var_param=Param("other_sets", _ANY_SET, allow_dynamic=True),
              description="The union of the given sets."),
     Function("setintersection", (Param("first_set", _ANY_SET, allow_dynamic=True),),
-             _set_op_impl(_intersection), _set_op_type,
+             _set_op_impl(_intersection, False), _set_op_type,
              var_param=Param("other_sets", _ANY_SET, allow_dynamic=True),
              description="The elements present in all of the given sets."),
     Function("setsubtract", (Param("a", _ANY_SET, allow_dynamic=True),
                              Param("b", _ANY_SET, allow_dynamic=True)),
-             _set_op_impl(_subtract), _set_op_type,
+             _set_op_impl(_subtract, False), _set_op_type,
              description="The elements of the first set that are not in the second."),
     Function("setproduct", (), _setproduct, _setproduct_type,
              var_param=Param("sets", DYNAMIC, keep_nested_marks=True),
