@@ -289,8 +289,8 @@ def make_plan(
     if options.mode is PlanMode.REFRESH_ONLY:
         plan.changes = []
     plan.errored = diags.has_errors
-    if res.interrupted:
-        plan.complete = False
+    if res.interrupted or targets:
+        plan.complete = False  # as terraform: a targeted plan leaves changes out
     return result
 
 

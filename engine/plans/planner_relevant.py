@@ -2,7 +2,8 @@
 
 As terraform's `relevant_attributes` (plan JSON): for every resource instance with a change
 other than no-op, each reference its configuration makes to an attribute of another resource
-(directly or through local values of the same module) contributes (resource address,
+(directly, through local values of the same module, or through a child module's input
+variable to its call's argument) contributes (resource address,
 attribute path: the static attribute and index steps after the resource), and so does each reference of a root output whose value changes. A reference with a static instance key names that instance.
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 from engine.addrs import Module, ModuleInstance
 from engine.addrs.keys import key_str
 from engine.configs.exprs import variables as expr_traversals
-from engine.configs.refs import DATA, LOCAL, MANAGED, MODULE_CALL, MODULE_OUTPUT, parse_ref
+from engine.configs.refs import DATA, LOCAL, MANAGED, MODULE_CALL, MODULE_OUTPUT, VAR, parse_ref
 from engine.graph.steps import resource_exprs
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex
 from engine.plans.model import Action, OutputChange, ResourceInstanceChange
@@ -85,6 +86,26 @@ def _module_refs(found: dict[tuple[str, str], tuple[str, AttributePath]], cfg: A
             _module_refs(found, child_cfg, child, inner, depth + 1)
 
 
+def _var_refs(found: dict[tuple[str, str], tuple[str, AttributePath]], cfg: Any,
+              module: ModuleInstance, travs: list[Traversal], depth: int = 0) -> None:
+    """References to a child module's input variables, followed to the calling module's
+    argument for each (as terraform's analysis follows a variable to its module call)."""
+    if depth > 16 or cfg.parent is None or cfg.call is None or not module.steps:
+        return
+    parent_mi = ModuleInstance(module.steps[:-1])
+    for trav in travs:
+        ref, _ = parse_ref(trav)
+        if ref is None or ref.kind != VAR:
+            continue
+        attr = cfg.call.config.attributes.get(ref.name)
+        if attr is None:
+            continue
+        outer = _traversals(cfg.parent.module, [attr.expr], set())
+        _add(found, parent_mi, outer)
+        _module_refs(found, cfg.parent, parent_mi, outer, depth + 1)
+        _var_refs(found, cfg.parent, parent_mi, outer, depth + 1)
+
+
 def relevant_attributes(
     config: Any,
     changes: list[ResourceInstanceChange],
@@ -125,7 +146,9 @@ def relevant_attributes(
             continue
         triggers = {id(e) for e in res.lifecycle.replace_triggered_by}
         exprs = [e for e in resource_exprs(res) if id(e) not in triggers]
-        _add(found, ch.addr.module, _traversals(cfg.module, exprs, set()))
+        travs = _traversals(cfg.module, exprs, set())
+        _add(found, ch.addr.module, travs)
+        _var_refs(found, cfg, ch.addr.module, travs)
     return [found[k] for k in sorted(found)]
 
 

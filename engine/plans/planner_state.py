@@ -88,10 +88,10 @@ def sensitive_paths_from_state(data: Any) -> list[AttributePath]:
                 v = step.get("value")
                 if isinstance(v, dict):  # terraform's form: {"value": 0, "type": "number"}
                     v = v.get("value")
-                if isinstance(v, str):
+                if isinstance(v, (int, RawNumber)) and not isinstance(v, bool):
+                    path = path.index(number(int(str(v))))  # RawNumber is a str: test it first
+                elif isinstance(v, str):
                     path = path.index(string(v))
-                elif isinstance(v, (int, RawNumber)):
-                    path = path.index(number(int(str(v))))
         out.append(path)
     return out
 

@@ -55,9 +55,8 @@ def _subject(ref: Any) -> tuple[str, list[str]]:
             return base + _key_str(ref.key), [base]
         return base, extra
     if kind == MODULE_OUTPUT:
-        call = f"module.{ref.name}"
-        inst = call + (_key_str(ref.key) if ref.has_key else "")
-        return f"{inst}.{ref.output}", [call]
+        inst = f"module.{ref.name}" + (_key_str(ref.key) if ref.has_key else "")
+        return f"{inst}.{ref.output}", [inst]
     if kind == "self":
         return "self", extra
     return f"{kind}.{ref.name}", extra

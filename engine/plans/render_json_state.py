@@ -40,8 +40,11 @@ from engine.values.json import value_from_json
 FORMAT_VERSION = "1.0"
 
 
-def module_tree(entries: list[tuple[ModuleInstance, dict[str, Any]]]) -> dict[str, Any]:
-    """Nest resource JSON objects by their module instance into a `root_module` object."""
+def module_tree(
+    entries: list[tuple[ModuleInstance, dict[str, Any]]], presorted: bool = False
+) -> dict[str, Any]:
+    """Nest resource JSON objects by their module instance into a `root_module` object.
+    Resources are sorted by address (jsonplan's order) unless `presorted` keeps theirs."""
     by_module: dict[ModuleInstance, list[dict[str, Any]]] = {}
     for mod, res in entries:
         by_module.setdefault(mod, []).append(res)
@@ -51,7 +54,8 @@ def module_tree(entries: list[tuple[ModuleInstance, dict[str, Any]]]) -> dict[st
 
     def build(mod: ModuleInstance) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        resources = sorted(by_module[mod], key=lambda r: (r["address"], r.get("deposed_key", "")))
+        resources = by_module[mod] if presorted else sorted(
+            by_module[mod], key=lambda r: (r["address"], r.get("deposed_key", "")))
         if resources:
             out["resources"] = resources
         if mod.steps:
@@ -117,12 +121,28 @@ def _provider_of(rs: Resource) -> Any:
         return None
 
 
+def _resource_order(rs: Resource) -> tuple[bool, str, str]:
+    """terraform's Resource.Less: data resources first, then by type, then by name."""
+    return (rs.mode != "data", rs.type, rs.name)
+
+
+def _key_order(key: Any) -> tuple[int, Any]:
+    """terraform's InstanceKeyLess: no key, then integer keys by value, then string keys."""
+    if key is None:
+        return (0, 0)
+    if isinstance(key, int) and not isinstance(key, bool):
+        return (1, key)
+    return (2, str(key))
+
+
 def state_resources_json(
     sf: StateFile, schemas: Schemas
 ) -> list[tuple[ModuleInstance, dict[str, Any]]]:
-    """Every resource instance object of the state as jsonstate's Resource, by module."""
+    """Every resource instance object of the state as jsonstate's Resource, by module, in
+    jsonstate's order: resources as `_resource_order`, instances by key (`_key_order`), each
+    current object before its deposed ones."""
     out: list[tuple[ModuleInstance, dict[str, Any]]] = []
-    for rs in sf.state.resources:
+    for rs in sorted(sf.state.resources, key=_resource_order):
         try:
             mod = parse_module_instance(rs.module)
         except AddressSyntaxError:
@@ -130,7 +150,7 @@ def state_resources_json(
         provider = _provider_of(rs)
         schema = resource_schema(schemas, provider, rs.mode, rs.type) if provider else None
         block = schema.block if schema is not None else None
-        for inst in rs.instances:
+        for inst in sorted(rs.instances, key=lambda i: _key_order(i.index_key)):
             objs: list[tuple[str, ResourceInstanceObject]] = []
             if inst.current is not None:
                 objs.append(("", inst.current))
@@ -184,6 +204,6 @@ def state_to_json(sf: StateFile | None, schemas: Schemas) -> dict[str, Any]:
             }
             for name, ov in sorted(st.outputs.items())
         }
-    values["root_module"] = module_tree(state_resources_json(sf, schemas))
+    values["root_module"] = module_tree(state_resources_json(sf, schemas), presorted=True)
     out["values"] = values
     return out
