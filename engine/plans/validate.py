@@ -16,6 +16,8 @@
   succeeds, the provider's ValidateResourceConfig / ValidateDataResourceConfig on the decoded
   object, whose unevaluated arguments are unknown — what `validate` reports for resources;
   the provider's diagnostics point at the argument they name (engine.core.diag_paths).
+  Each module's provider blocks are validated first (engine.plans.validate_providers); the
+  resources of a provider configuration with errors are not validated, as in terraform.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.addrs import AbsProviderConfig
 from engine.configs.exprs import variables
 from engine.core.body import decode_body
 from engine.core.diag_paths import in_config_body
@@ -30,6 +33,7 @@ from engine.diags import Diagnostics, error, warning
 from engine.graph.steps import provider_addr_for
 from engine.hcl.ast import Expr, Traversal, TraverseAttr, TraverseIndex
 from engine.lang.eval_traversal import traverse_rel
+from engine.plans.validate_providers import validate_provider_blocks
 from engine.plugin.protocol import ValidateDataResourceConfigRequest, ValidateResourceConfigRequest
 from engine.plugin.registry import ProviderRegistry
 from engine.plugin.schema import Block, NestedBlock, Nesting, Schema
@@ -172,11 +176,16 @@ def validate_resources(config: Any, registry: ProviderRegistry) -> Diagnostics:
     returns."""
     diags = Diagnostics()
     instances: dict[Any, Any] = {}
+    failed: set[AbsProviderConfig] = set()
     try:
         for node in config.walk():
             evaluate_arg = _evaluator(node.source_dir or ".")
+            diags.extend(validate_provider_blocks(node, registry, instances, evaluate_arg,
+                                                  failed))
             for res in node.module.all_resources():
                 if res.mode not in ("managed", "data"):
+                    continue
+                if provider_addr_for(node, res) in failed:
                     continue
                 schema = _schema(registry, node, res)
                 if schema is None:

@@ -167,7 +167,8 @@ def test_apply_error_points_at_the_resource_body(tmp_path: Path, mirror: Path) -
                      r'"f":\n +\d+: resource "local_file" "f" \{\n', _errors(want))
 
 
-AWS = """\
+
+AWS_PROVIDER = """\
 terraform {
   required_providers {
     aws = { source = "hashicorp/aws", version = "3.39.0" }
@@ -182,8 +183,10 @@ provider "aws" {
   skip_metadata_api_check     = true
   skip_requesting_account_id  = true
   skip_get_ec2_platforms      = true
-}
+%s}
+"""
 
+AWS_RESOURCES = """
 resource "aws_dynamodb_table" "t" {
   name         = "t"
   hash_key     = "pk"
@@ -199,15 +202,35 @@ resource "aws_dynamodb_table" "t" {
 }
 """
 
+BAD_ASSUME_ROLE = """\
+  assume_role {
+    role_arn = "not-an-arn"
+  }
+"""
 
-def test_aws_provider_validation_errors(aws_provider_binary: Path, tmp_path: Path) -> None:
-    """The real hashicorp/aws provider (SDKv2): a top-level argument, an argument inside a
-    list-nested block (`server_side_encryption.0.kms_key_arn`), and one inside a set-nested
-    block, which terraform cannot follow (the resource body's opening brace)."""
+
+@pytest.mark.parametrize(
+    ("main", "codes"),
+    [
+        # a top-level argument, an argument inside a list-nested block
+        # (`server_side_encryption.0.kms_key_arn`), and one inside a set-nested block, which
+        # terraform cannot follow (the resource body's opening brace)
+        (AWS_PROVIDER % "" + AWS_RESOURCES,
+         ['resource "aws_dynamodb_table" "t" {', 'billing_mode = "SOMETIMES"',
+          'kms_key_arn = "not-an-arn"']),
+        # the provider block's own ValidateProviderConfig error; as in terraform's walk, the
+        # resources of a provider configuration with errors are not validated
+        (AWS_PROVIDER % BAD_ASSUME_ROLE + AWS_RESOURCES, ['role_arn = "not-an-arn"']),
+    ],
+    ids=["resources", "provider"],
+)
+def test_aws_provider_validation_errors(aws_provider_binary: Path, tmp_path: Path, main: str,
+                                        codes: list[str]) -> None:
+    """The real hashicorp/aws provider (SDKv2) through `validate`, -json and -no-color."""
     from tests.functional.test_aws_end_to_end import build_mirror
 
     mirror = build_mirror(aws_provider_binary, tmp_path / "mirror")
-    tf, gp = _workdirs(tmp_path, mirror, AWS)
+    tf, gp = _workdirs(tmp_path, mirror, main)
     want = json.loads(run_terraform(tf, "validate", "-json").stdout)["diagnostics"]
     got = json.loads(run_groundplan(gp, "validate", "-json").stdout)["diagnostics"]
 
@@ -215,9 +238,7 @@ def test_aws_provider_validation_errors(aws_provider_binary: Path, tmp_path: Pat
         return int(d["range"]["start"]["byte"])
 
     assert sorted(got, key=key) == sorted(want, key=key)
-    assert [d["snippet"]["code"].strip() for d in sorted(want, key=key)] == [
-        'resource "aws_dynamodb_table" "t" {', 'billing_mode = "SOMETIMES"',
-        'kms_key_arn = "not-an-arn"']
+    assert [d["snippet"]["code"].strip() for d in sorted(want, key=key)] == codes
     want_text = _errors(run_terraform(tf, "validate", "-no-color"))
     got_text = _errors(run_groundplan(gp, "validate", "-no-color"))
     assert _blocks(got_text) == _blocks(want_text)
