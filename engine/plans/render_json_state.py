@@ -1,7 +1,8 @@
 """Terraform's JSON state representation (jsonstate), used by `show -json` and `prior_state`.
 
 `state_to_json(state_file, schemas)` gives `{"format_version": "1.0", "terraform_version",
-"values": {"outputs", "root_module"}}` (no `values` for an empty state). Resource objects are
+"values": {"outputs", "root_module"}, "checks"}` (no `values` for an empty state; `checks` from
+the state's recorded check results, see render_json_checks, when there are any). Resource objects are
 decoded with their provider's schema (falling back to the JSON's implied types when there is
 none) so dynamic attributes appear as plain JSON; `sensitive_values` merges the state's
 `sensitive_attributes` with the schema's sensitive attributes.
@@ -23,6 +24,7 @@ from engine.addrs import (
 )
 from engine.addrs.keys import key_str
 from engine.plans.diff_schemas import Schemas, resource_schema
+from engine.plans.render_json_checks import checks_json
 from engine.plans.render_json_values import (
     exact_numbers,
     marshal,
@@ -192,7 +194,10 @@ def state_to_json(sf: StateFile | None, schemas: Schemas) -> dict[str, Any]:
         return out
     out["terraform_version"] = sf.terraform_version
     st = sf.state
+    checks = checks_json(st.check_results)
     if st.is_empty:
+        if checks:
+            out["checks"] = checks
         return out
     values: dict[str, Any] = {}
     if st.outputs:
@@ -206,4 +211,6 @@ def state_to_json(sf: StateFile | None, schemas: Schemas) -> dict[str, Any]:
         }
     values["root_module"] = module_tree(state_resources_json(sf, schemas), presorted=True)
     out["values"] = values
+    if checks:
+        out["checks"] = checks
     return out

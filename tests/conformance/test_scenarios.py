@@ -19,15 +19,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.conformance.harness import require_terraform
+from tests.conformance.harness import require_terraform, run_groundplan
 from tests.conformance.scenario_runner import (
     OPS,
     Scenario,
     Step,
     check_well_formed,
     compare_with_groundplan,
+    describe_difference,
+    document_diff,
     error_summaries,
     load_scenarios,
+    normalise_document,
     run_step,
     run_terraform,
     run_terraform_side,
@@ -172,3 +175,37 @@ def test_scenario_matches_terraform(name: str) -> None:
         return
     differences = compare_with_groundplan(scenario, expected)
     assert not differences, "\n".join(differences)
+
+
+# Scenarios whose first configuration records check results (validations, conditions, checks).
+CHECKED_STATES = ["check_blocks_pass_and_fail", "resource_conditions", "variables_validated"]
+
+
+@pytest.mark.parametrize("name", CHECKED_STATES)
+def test_show_json_of_terraform_state_matches(name: str) -> None:
+    """groundplan renders a state terraform wrote (resources, outputs, recorded `checks`)
+    exactly as `terraform show -json` does."""
+    require_terraform()
+    first = SCENARIOS[name].steps[0]
+    step = Step(op="apply_auto", files=first.files, init=True, args=first.args)
+    with tempfile.TemporaryDirectory(prefix="gp-scn-state-") as tmp:
+        work = Path(tmp)
+        facts = run_step(run_terraform, work, step)
+        assert facts["exit"] == 0, facts
+        want = facts["state"]
+        assert want.get("checks"), "the scenario's state records no check results"
+        got = normalise_document(run_groundplan(work, "show", "-json").json())
+    assert got == want, document_diff(want, got)
+
+
+def test_difference_report_names_paths_and_shows_a_diff() -> None:
+    """A mismatch is reported as the differing JSON paths and a unified diff."""
+    want = {"plan": {"a": [1, 2], "b": {"c": True}}, "exit": 0}
+    got = {"plan": {"a": [1, 3], "d": 1}, "exit": 0}
+    report = describe_difference(want, got)
+    assert report.startswith("  plan (normalised JSON")
+    assert ".a[1]: differs" in report
+    assert ".b: only in terraform" in report
+    assert ".d: only in groundplan" in report
+    assert "-    3" not in report and "+    3" in report
+    assert "exit" not in report
