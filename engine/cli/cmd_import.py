@@ -186,13 +186,12 @@ def _import_locked(session: Session, config: Any, values: dict[str, Value],
             f"Terraform is already managing a remote object for {addr}. To import to this "
             "address you must first remove the existing object from the state.")])
 
-    got, more = import_object(binding.provider, binding.schema, addr, import_id,
+    got, more = import_object(binding.provider, addr, import_id,
                               session.hooks, prepared, plan_wording=False)
     diags.extend(more)
     if got is None:
         return diags
-    plain, _ = got.value.unmark_deep()
-    sync.set_current(addr, encode_object(binding.schema, plain, got.private), str(paddr))
+    sync.set_current(addr, encode_object(binding.schema, got.value, got.private), str(paddr))
     _, more = mgr.storage.write(sync.snapshot())
     diags.extend(more)
     return diags

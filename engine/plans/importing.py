@@ -1,6 +1,6 @@
 """Importing one existing remote object: ImportResourceState, then ReadResource.
 
-    obj, diags = import_object(provider, schema, addr, import_id, hooks)
+    obj, diags = import_object(provider, addr, import_id, hooks)
 
 This is the core shared by the `import ADDR ID` command (engine.cli.cmd_import) and `import`
 blocks during plan (engine.plans.planner_imports), as terraform's graphNodeImportState and
@@ -15,8 +15,9 @@ NodePlannableResourceInstance.importState both do it:
 4. ReadResource reads the object (with the refresh hooks: "Refreshing state... [id=...]"); a
    null result is "Cannot import non-existent remote object".
 
-The result is the read object as a `ImportedObject`: its value (sensitive attributes of the
-schema marked) and private data; nothing is written anywhere.
+The result is the read object as an `ImportedObject`: its value as the provider returned it
+(no sensitive marks: terraform records an imported object with no `sensitive_attributes`)
+and private data; nothing is written anywhere.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from engine.plugin.protocol import (
     Provider,
     ReadResourceRequest,
 )
-from engine.plugin.schema import Schema, mark_sensitive
 from engine.values import Value
 
 NON_EXISTENT = (
@@ -46,7 +46,7 @@ NON_EXISTENT = (
 
 @dataclass(frozen=True, slots=True)
 class ImportedObject:
-    """The object an import read: value (schema-sensitive attributes marked) and private."""
+    """The object an import read: its (unmarked) value and private data."""
 
     value: Value
     private: bytes = b""
@@ -86,7 +86,6 @@ def _one(imported: list[ImportedResource], import_id: str, plan_wording: bool
 
 def import_object(
     provider: Provider,
-    schema: Schema,
     addr: AbsResourceInstance,
     import_id: str,
     hooks: Hooks,
@@ -119,4 +118,4 @@ def import_object(
                            NON_EXISTENT.format(addr=addr)))
         return None, diags
     hooks.post_refresh(addr, value_id(read.new_state))
-    return ImportedObject(mark_sensitive(schema.block, read.new_state), read.private), diags
+    return ImportedObject(read.new_state, read.private), diags

@@ -289,7 +289,7 @@ class ImportPlanner:
             return diags
         for t in todo:
             self.ctx.hooks.pre_plan_import(t.addr, t.id)
-            got, more = import_object(b.provider, b.schema, t.addr, t.id, self.ctx.hooks)
+            got, more = import_object(b.provider, t.addr, t.id, self.ctx.hooks)
             diags.extend(more)
             if got is None:
                 continue
