@@ -99,6 +99,11 @@ COVERAGE = {
     "unknown nested input": lambda s: (
         "terraform_data.a.output" in _texts(s) and "nested" in _texts(s)
     ),
+    "check block": lambda s: 'check "' in _texts(s) and "assert {" in _texts(s),
+    "module with count and outputs": lambda s: (
+        "count  = var.n" in _texts(s) and "module.m[*]" in _texts(s)
+    ),
+    "sensitive nested in a list": lambda s: "[var.password" in _texts(s),
     "invalid reference": lambda s: any(
         (step.error or "").startswith("Reference to undeclared") for step in s.steps
     ),
