@@ -22,6 +22,7 @@ from engine.addrs import (
     parse_abs_provider_config,
 )
 from engine.addrs import Provider as ProviderAddr
+from engine.configs.providers import ProviderAddr as ConfigProviderAddr
 from engine.core.body import decode_body
 from engine.core.diag_paths import in_config_body
 from engine.core.instances import InstanceTree
@@ -91,7 +92,10 @@ class PlanContext:
             if schema is not None:
                 self.schemas[addr.provider] = schema
                 cfg = self.config.descendant(addr.module.names)
-                key = f"{addr.provider.type}.{addr.alias}" if addr.alias else addr.provider.type
+                local = addr.provider.type if cfg is None else \
+                    cfg.module.local_name_for_provider(ConfigProviderAddr(
+                        addr.provider.hostname, addr.provider.namespace, addr.provider.type))
+                key = f"{local}.{addr.alias}" if addr.alias else local
                 pblock = None if cfg is None else cfg.module.provider_configs.get(key)
                 if pblock is None and cfg is not None:
                     pblock = next((p for p in cfg.module.provider_configs.values()
