@@ -220,13 +220,19 @@ def make_plan(
         plan.errored = True
         return result
     from engine.plans.moves_removed import validate_removed
-    from engine.plans.planner_moves import apply_moves_with_results
+    from engine.plans.planner_moves import apply_moves_with_results, targeted_moves_diagnostics
 
     diags.extend(validate_removed(config))
     if diags.has_errors:
         plan.errored = True
         return result
     moved_state, moved, move_results = apply_moves_with_results(config, prev_state)
+    excluded = targeted_moves_diagnostics(moved, targets)
+    if excluded.has_errors:
+        diags.append(warning("Resource targeting is in effect", TARGET_WARNING))
+        diags.extend(excluded)
+        plan.errored = True
+        return result
     steps = plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY)
     at = next((i + 1 for i, st in enumerate(steps) if isinstance(st, ReferencesStep)), 1)
     steps.insert(at, ImportReferencesStep())

@@ -17,11 +17,12 @@ is applied.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.addrs import AbsResource, AbsResourceInstance, ModuleInstance
-from engine.diags import Diagnostic, Diagnostics, warning
+from engine.diags import Diagnostic, Diagnostics, error, warning
 from engine.plans.moves_endpoint import (
     instance_destination,
     module_destination,
@@ -176,5 +177,47 @@ def blocked_diagnostics(results: MoveResults) -> Diagnostics:
     return Diagnostics([w] if w is not None else [])
 
 
+def _target_contains(target: Any, addr: AbsResourceInstance) -> bool:
+    """terraform's Targetable.TargetContains for a resource instance."""
+    if isinstance(target, ModuleInstance):
+        steps = addr.module.steps
+        if len(steps) < len(target.steps):
+            return False
+        return all(t.name == o.name and (t.key is None or t.key == o.key)
+                   for t, o in zip(target.steps, steps))
+    if isinstance(target, AbsResource):
+        return addr.abs_resource == target
+    return bool(addr == target)
+
+
+def targeted_moves_diagnostics(moved: dict[AbsResourceInstance, AbsResourceInstance],
+                               targets: list[Any]) -> Diagnostics:
+    """With `-target`, every moved object's old and new addresses must be targeted
+    (terraform's "Moved resource instances excluded by targeting")."""
+    diags = Diagnostics()
+    if not targets:
+        return diags
+    excluded: list[AbsResourceInstance] = []
+    for new, old in moved.items():
+        for addr in (old, new):
+            if not any(_target_contains(t, addr) for t in targets):
+                excluded.append(addr)
+    if not excluded:
+        return diags
+    resources = list(dict.fromkeys(a.abs_resource for a in sorted(excluded,
+                                                                    key=lambda a: a.sort_key())))
+    opts = "".join(f"\n  -target={json.dumps(str(r))}" for r in resources)
+    diags.append(error(
+        "Moved resource instances excluded by targeting",
+        "Resource instances in your current state have moved to new addresses in the latest "
+        "configuration. Terraform must include those resource instances while planning in "
+        "order to ensure a correct result, but your -target=... options do not fully cover "
+        "all of those resource instances.\n\nTo create a valid plan, either remove your "
+        "-target=... options altogether or add the following additional target options:"
+        f"{opts}\n\nNote that adding these options may include further additional resource "
+        "instances in your plan, in order to respect object dependencies."))
+    return diags
+
+
 __all__ = ["MoveResults", "apply_moves", "apply_moves_with_results", "blocked_diagnostics",
-           "move_statements"]
+           "move_statements", "targeted_moves_diagnostics"]
