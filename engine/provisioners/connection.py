@@ -184,8 +184,6 @@ def _try(info: ConnInfo, deadline: float) -> tuple[bool, str]:
 def connect(info: ConnInfo, output: OutputFn | None, stop: threading.Event) -> str:
     """Terraform's retry loop around the communicator's Connect (see the module docstring);
     the error text to report (there is no success)."""
-    if output is not None:
-        output(info.banner())
     deadline = time.monotonic() + info.timeout
     delay = 0.0
     last = ""
@@ -194,6 +192,8 @@ def connect(info: ConnInfo, output: OutputFn | None, stop: threading.Event) -> s
             return f"interrupted - last error: {last or '<nil>'}"
         if time.monotonic() >= deadline:
             return f"timeout - last error: {last or '<nil>'}"
+        if output is not None:  # each attempt, as terraform's Connect
+            output(info.banner())
         fatal, last = _try(info, deadline)
         if fatal:
             return last

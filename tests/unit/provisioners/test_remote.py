@@ -83,7 +83,7 @@ def test_without_connection_and_with_unsupported_type() -> None:
 
 
 def test_script_problems_come_before_connecting(closed_port: int) -> None:
-    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("1s"))
+    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("500ms"))
     stop = threading.Event()
     lines: list[str] = []
     assert _fail(REMOTE_EXEC.provision(_remote(["ok", ""]), lines.append, stop, conn))[1] == (
@@ -96,7 +96,7 @@ def test_script_problems_come_before_connecting(closed_port: int) -> None:
 
 
 def test_unreachable_ssh_host_times_out_with_terraforms_text(closed_port: int) -> None:
-    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("1s"))
+    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("500ms"))
     lines: list[str] = []
     summary, detail = _fail(REMOTE_EXEC.provision(_remote(["a"]), lines.append,
                                                   threading.Event(), conn))
@@ -110,7 +110,7 @@ def test_unreachable_ssh_host_times_out_with_terraforms_text(closed_port: int) -
 
 
 def test_file_over_winrm_shows_no_connecting_lines(closed_port: int) -> None:
-    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("1s"),
+    conn = _conn(host=string("127.0.0.1"), port=number(closed_port), timeout=string("500ms"),
                  type=string("winrm"))
     lines: list[str] = []
     assert _fail(FILE.provision(_file(content="x"), lines.append, threading.Event(), conn)) == (
