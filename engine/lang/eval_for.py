@@ -289,9 +289,9 @@ def _splat(e: A.SplatExpr, ctx: EvalContext) -> Result:
     if auto_upgrade:
         if source.v is UNKNOWN:
             upgraded_unknown = True
-        # The marks of the upgraded value go on the result, not on its one element.
-        plain, upgraded_marks = source.unmark()
-        source = Value(TupleType([st]), [plain], upgraded_marks)
+        # As HCL: the upgraded value keeps its marks as the one element, and they are also
+        # the marks of the result.
+        source = Value(TupleType([st]), [source], source.marks)
         st = source.type
     child = EvalContext({}, None, ctx, ctx.plan_phase)
     child.anon = {}

@@ -25,7 +25,7 @@ from tests.conformance.harness import (
     run_terraform,
 )
 
-CASE_FILES = [n for n in ("expressions.txt", "functions_a.txt", "functions_b.txt")
+CASE_FILES = [n for n in ("expressions.txt", "functions_a.txt", "functions_b.txt", "marks_deep.txt")
               if (CASES_DIR / n).exists()]
 CASES = load_cases(*CASE_FILES)
 BATCH = 80
