@@ -209,17 +209,18 @@ def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagn
             diags.append(_not_installed(mc, "This module is not yet installed. " + _INIT_HINT))
             continue
         rec_dir, rec_source = record
+        directory = os.path.normpath(os.path.join(root_dir, rec_dir))
+        if not os.path.isdir(directory):
+            # As terraform: an unreadable directory is the only problem reported for the call.
+            diags.append(_not_installed(
+                mc, f"This module's local cache directory {rec_dir} could not be read. "
+                + _INIT_HINT))
+            continue
         if _source_changed(mc, rec_source):
             diags.append(error(
                 "Module source has changed",
                 "The source address was changed since this module was installed. "
                 + _INIT_HINT, mc.source_range or mc.decl_range))
-        directory = os.path.normpath(os.path.join(root_dir, rec_dir))
-        if not os.path.isdir(directory):
-            diags.append(_not_installed(
-                mc, f"This module's local cache directory {rec_dir} could not be read. "
-                + _INIT_HINT))
-            continue
         mod, mdiags = load_module(directory)
         diags.extend(mdiags)
         child = Config(mod, path, node, mc)
