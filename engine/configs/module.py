@@ -278,7 +278,7 @@ def append_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
                         f'Duplicate import configuration for "{imp.to_key}"',
                         f'An import block for the resource "{imp.to_key}" was already declared at '
                         f"{other.decl_range}. A resource can have only one import block.",
-                        imp.decl_range,
+                        imp.to.range if imp.to is not None else imp.decl_range,
                         diags,
                     )
                     break

@@ -383,3 +383,14 @@ resource "test_thing" "x" {}
     res = h.plan()
     back = decode_plan(encode_plan(res.plan))
     assert [c.importing for c in back.changes] == [Importing("a")]
+
+
+def test_duplicate_import_points_at_second_to(tmp_path: Path) -> None:
+    h = _h(tmp_path, 'resource "test_thing" "x" {}\n')
+    h.write({"main.tf": 'import {\n  to = test_thing.x\n  id = "a"\n}\n'
+                        'import {\n  to = test_thing.x\n  id = "b"\n}\n'
+                        'resource "test_thing" "x" {}\n'})
+    _cfg, diags = load_config(h.dir)
+    d = next(d for d in diags if d.is_error)
+    assert d.summary == 'Duplicate import configuration for "test_thing.x"'
+    assert d.subject is not None and (d.subject.start.line, d.subject.start.column) == (6, 8)
