@@ -28,7 +28,7 @@ def _literal(expr: Expr) -> Value:
         return value
     parts = getattr(expr, "parts", None)
     if parts and isinstance(getattr(parts[0], "value", None), Value):
-        return parts[0].value  # type: ignore[no-any-return]
+        return parts[0].value
     raise AssertionError(f"test evaluator only handles literals, got {expr!r}")
 
 
