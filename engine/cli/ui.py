@@ -115,8 +115,6 @@ class Ui:
             text = render_diagnostic(diag, color=self.color, box=self.color)
             if diag.subject is not None and diag.subject.filename.startswith("<"):
                 text = strip_unavailable_source(text)
-            if not self.color:
-                text = text.rstrip("\n") + "\n"
             if diag.is_error:
                 self.stderr.write(text)
                 self.stderr.flush()
