@@ -70,6 +70,12 @@ COVERAGE = {
     "for_each map": lambda s: "for_each = local.items" in _texts(s),
     "for_each set": lambda s: "set(string)" in _texts(s),
     "moved": lambda s: "moved {" in _texts(s),
+    "moved module call": lambda s: "moved {" in _texts(s) and "from = module." in _texts(s),
+    "removed, forget": lambda s: ["forget"] in _planned(s),
+    "invalid moved": lambda s: any(
+        (step.error or "").startswith(("Moved object", "Ambiguous move", "Cyclic dependency in move"))
+        for step in s.steps
+    ),
     "depends_on": lambda s: "depends_on" in _texts(s),
     "replace_triggered_by": lambda s: "replace_triggered_by" in _texts(s),
     "prevent_destroy": lambda s: "prevent_destroy = true" in _texts(s),
