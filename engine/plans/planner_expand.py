@@ -99,7 +99,9 @@ def _for_each(scope: ModuleScope, expr: Any, diags: Diagnostics
     diags.extend(more)
     if more.has_errors:
         return "for_each", [], diags
-    plain, marks = val.unmark_deep()
+    # Only a mark on the collection itself is refused (terraform's marks.Has): a map whose
+    # values are sensitive expands, and each.value keeps those marks.
+    plain, marks = val.unmark()
     t = plain.type
     if marks:
         diags.append(_err(scope, "Invalid for_each argument",
@@ -143,6 +145,6 @@ def _for_each(scope: ModuleScope, expr: Any, diags: Diagnostics
             key = str(e.v)
             out.append((key, {"each": object_({"key": string(key), "value": string(key)})}))
         return "for_each", out, diags
-    for key, e in val.v.items():
+    for key, e in plain.v.items():
         out.append((key, {"each": object_({"key": string(key), "value": e})}))
     return "for_each", out, diags
