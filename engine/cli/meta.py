@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.states import LocalState
 from engine.values import Value
+
+if TYPE_CHECKING:
+    from engine.configs.variable_values import RootInputs
 
 STATE_FILE = "terraform.tfstate"
 
@@ -93,22 +96,30 @@ class Meta:
     def collect_variables(
         self, config: Any, ordered: list[tuple[str, str]], prompt: bool = False
     ) -> tuple[dict[str, Value], Diagnostics]:
-        """Root input values from -var/-var-file (in order), files and TF_VAR_ variables.
+        """The final root input values of `collect_root_inputs` (same arguments)."""
+        inputs, diags = self.collect_root_inputs(config, ordered, prompt)
+        return inputs.values, diags
+
+    def collect_root_inputs(
+        self, config: Any, ordered: list[tuple[str, str]], prompt: bool = False
+    ) -> tuple[RootInputs, Diagnostics]:
+        """Root input values (final and as given) from -var/-var-file (in order), files and
+        TF_VAR_ variables.
 
         With `prompt` (Terraform's default `-input=true`), a required variable that has no
         value is asked for ("var.name ... Enter a value:"), in name order, and the answer is
         taken as if given with -var; at end of input the missing values stay errors."""
-        from engine.configs.variable_values import collect_variable_values
+        from engine.configs.variable_values import collect_root_inputs
 
         module = config.module
-        values, diags = collect_variable_values(module, ordered, self.environ, self.cwd)
+        inputs, diags = collect_root_inputs(module, ordered, self.environ, self.cwd)
         missing = [
             name
             for name, var in sorted(module.variables.items())
-            if var.default is None and name not in values
+            if var.default is None and name not in inputs.values
         ]
         if not prompt or not missing:
-            return dict(values), diags
+            return inputs, diags
         answers: list[tuple[str, str]] = []
         for name in missing:
             var = module.variables[name]
@@ -117,13 +128,10 @@ class Meta:
                 text += f"  {var.description}\n\n"
             answer = self.ui.ask(text + "  Enter a value: ")
             if answer is None:
-                return dict(values), diags
+                return inputs, diags
             self.ui.out("")
             answers.append(("var", f"{name}={answer}"))
-        values, diags = collect_variable_values(
-            module, [*ordered, *answers], self.environ, self.cwd
-        )
-        return dict(values), diags
+        return collect_root_inputs(module, [*ordered, *answers], self.environ, self.cwd)
 
     def local_state(self) -> LocalState:
         return LocalState(os.path.join(self.cwd, STATE_FILE))

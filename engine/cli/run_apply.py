@@ -99,7 +99,13 @@ def _apply_saved(meta: Meta, session: Session, args: OpArgs, path: str) -> int:
         session.diagnostics([error("Saved plan does not match the configuration",
                                    CONFIG_CHANGED_DETAIL.format(path=path))])
         return 1
-    inputs = Inputs(config, dict(pf.plan.variables))
+    from engine.configs.variable_values import finalize_given
+
+    root_inputs, vdiags = finalize_given(config.module, pf.plan.variables)
+    if vdiags.has_errors:
+        session.diagnostics(vdiags)
+        return 1
+    inputs = Inputs(config, root_inputs.values, dict(pf.plan.variables))
     with session.locked_state("OperationTypeApply", args.state) as ldiags:
         seen = len(ldiags)
         if ldiags.has_errors:

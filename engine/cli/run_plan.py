@@ -59,8 +59,12 @@ class OpArgs:
 
 @dataclass
 class Inputs:
+    """The configuration and the root input values: `variables` final (what evaluation uses),
+    `given` as given (what the plan records, as terraform's plan VariableValues)."""
+
     config: Any
     variables: dict[str, Value]
+    given: dict[str, Value] = field(default_factory=dict)
 
 
 def go_quote(text: str) -> str:
@@ -85,7 +89,7 @@ def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
         session.diagnostics([error("No configuration files", detail)])
         return None
     prompt = args.input and session.json is None
-    values, more = meta.collect_variables(config, args.ordered_vars, prompt)
+    root_inputs, more = meta.collect_root_inputs(config, args.ordered_vars, prompt)
     diags.extend(d for d in more if d.summary != "Invalid value for variable")
     if diags.has_errors:
         session.diagnostics(diags)
@@ -102,7 +106,7 @@ def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
         session.diagnostics([*diags, *(d for d in static if d.is_error)])
         return None
     session.diagnostics(diags)
-    return Inputs(config, values)
+    return Inputs(config, root_inputs.values, root_inputs.given)
 
 
 def module_dirs(config: Any, root: str) -> dict[str, tuple[str, str]]:
@@ -150,10 +154,12 @@ def plan_options(args: OpArgs, session: Session, variables: dict[str, Value]) ->
 
 def run_planner(session: Session, inputs: Inputs, args: OpArgs,
                 base: StateFile | None) -> PlanResult:
-    """Plan under signal handling."""
+    """Plan under signal handling; the plan records the root variables as given."""
     with session.signals():
-        return make_plan(inputs.config, base, session.registry,
-                         plan_options(args, session, inputs.variables))
+        result = make_plan(inputs.config, base, session.registry,
+                           plan_options(args, session, inputs.variables))
+    result.plan.variables = dict(inputs.given)
+    return result
 
 
 def has_changes(plan: Plan) -> bool:

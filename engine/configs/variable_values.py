@@ -8,6 +8,14 @@ variables of primitive type and parsed as HCL expressions otherwise. Each value 
 to the declared type ("Invalid value for input variable"), non-nullable nulls are replaced by
 the default, sensitive variables get the sensitive mark, and validation rules are evaluated.
 Undeclared names: a warning for values from files, an error for `-var`, ignored for TF_VAR_.
+
+`collect_root_inputs` returns, besides those final values, each declared variable's value *as
+given*: parsed but neither converted, defaulted nor marked (a `-var=n=4` for a number stays
+the string "4", a list given for a set keeps its order and duplicates, an object given for an
+object type with optional attributes lacks them, a null given for a non-nullable variable
+stays null). Those are what terraform records in a plan (plans.Plan.VariableValues; variables
+not given are not recorded). `finalize_given` turns such recorded values back into the final
+values exactly as at plan time, for applying a saved plan.
 """
 
 from __future__ import annotations
@@ -30,18 +38,34 @@ FROM_ENV = "env"
 FROM_CLI = "cli"
 FROM_AUTO_FILE = "auto_file"
 FROM_NAMED_FILE = "named_file"
+FROM_PLAN = "plan"
+
+
+@dataclass(slots=True)
+class RootInputs:
+    """The root module's input values: `values` final (converted to the declared type,
+    defaulted, non-nullable nulls replaced, sensitive ones marked) for every variable that has
+    one; `given` as given (parsed, unconverted, unmarked) for every declared variable a value
+    was given for, which is what a plan records."""
+
+    values: dict[str, Value]
+    given: dict[str, Value]
 
 
 @dataclass(slots=True)
 class _Unparsed:
-    """A value not yet parsed: raw text (CLI, environment) or an expression (files)."""
+    """A value not yet parsed: raw text (CLI, environment), an expression (files) or a value
+    already parsed (recorded in a plan)."""
 
     source: str
     text: str | None = None
     expr: Expr | None = None
     filename: str = ""
+    value: Value | None = None
 
     def parse(self, name: str, mode: str) -> tuple[Value | None, Diagnostics]:
+        if self.value is not None:
+            return self.value, Diagnostics()
         if self.expr is not None:
             return static_value(self.expr)
         assert self.text is not None
@@ -206,8 +230,12 @@ def _non_file_source(u: _Unparsed, name: str) -> str:
     return ""
 
 
-def _final_value(v: Variable, u: _Unparsed | None, diags: Diagnostics) -> Value | None:
-    """Terraform's prepareFinalInputVariableValue for one root variable."""
+def _final_value(
+    v: Variable, u: _Unparsed | None, diags: Diagnostics
+) -> tuple[Value | None, Value | None]:
+    """Terraform's prepareFinalInputVariableValue for one root variable: (the final value,
+    None when there is none; the value as given, None when none was given or it could not be
+    parsed)."""
     addr = f"var.{v.name}"
     if u is None:
         if v.required:
@@ -220,13 +248,13 @@ def _final_value(v: Variable, u: _Unparsed | None, diags: Diagnostics) -> Value 
                     v.decl_range,
                 )
             )
-            return None
+            return None, None
         assert v.default is not None
-        return v.default
+        return v.default, None
     given, pdiags = u.parse(v.name, v.parsing_mode)
     diags.extend(pdiags)
     if given is None:
-        return unknown(v.type)
+        return unknown(v.type), None
     other = _non_file_source(u, v.name)
     src_range: Range | None = u.expr.range if u.expr is not None else None
     val, msg = convert_to_constraint(given, v.type)
@@ -238,10 +266,10 @@ def _final_value(v: Variable, u: _Unparsed | None, diags: Diagnostics) -> Value 
             detail = f"The given value is not suitable for {addr} declared at {v.decl_range}: {msg}."
             subject = src_range
         diags.append(error("Invalid value for input variable", detail, subject))
-        return unknown(v.type)
+        return unknown(v.type), given
     if val.is_null and not v.nullable:
         if v.default is not None:
-            return v.default
+            return v.default, given
         if other or src_range is None:
             detail = (
                 f"Unsuitable value for {addr} {other or 'set from outside of the configuration'}: "
@@ -255,8 +283,47 @@ def _final_value(v: Variable, u: _Unparsed | None, diags: Diagnostics) -> Value 
             )
             subject = src_range
         diags.append(error("Required variable not set", detail, subject))
-        return unknown(v.type)
-    return val
+        return unknown(v.type), given
+    return val, given
+
+
+def _finalize(
+    module: Module, raw: dict[str, _Unparsed], diags: Diagnostics, validate: bool
+) -> RootInputs:
+    inputs = RootInputs({}, {})
+    subjects: dict[str, Range] = {}
+    for name, v in module.variables.items():
+        u = raw.get(name)
+        val, given = _final_value(v, u, diags)
+        if given is not None:
+            inputs.given[name] = given
+        if val is None:
+            continue
+        if v.sensitive:
+            val = val.mark(SENSITIVE)
+        inputs.values[name] = val
+        subjects[name] = u.expr.range if u is not None and u.expr is not None else v.decl_range
+    if validate:
+        diags.extend(evaluate_validations(module, inputs.values, subjects))
+    return inputs
+
+
+def collect_root_inputs(
+    module: Module,
+    cli_args: list[tuple[str, str]],
+    environ: Mapping[str, str],
+    cwd: str,
+    validate: bool = True,
+) -> tuple[RootInputs, Diagnostics]:
+    """The root variables' final and as-given values (see `RootInputs`), and the diagnostics.
+
+    `cli_args` holds ("var", "name=value") and ("var-file", "path") in command-line order;
+    `cwd` is where terraform.tfvars / *.auto.tfvars are looked for and -var-file paths are
+    relative to. With `validate=False` the variables' validation rules are left to the
+    caller (values are still converted, defaulted and marked)."""
+    raw, diags = _gather(cli_args, environ, cwd)
+    _undeclared(raw, module, diags)
+    return _finalize(module, raw, diags, validate), diags
 
 
 def collect_variable_values(
@@ -266,26 +333,19 @@ def collect_variable_values(
     cwd: str,
     validate: bool = True,
 ) -> tuple[dict[str, Value], Diagnostics]:
-    """The final value of every root variable that has one, and the diagnostics.
+    """The final value of every root variable that has one, and the diagnostics (the
+    `values` of `collect_root_inputs`)."""
+    inputs, diags = collect_root_inputs(module, cli_args, environ, cwd, validate)
+    return inputs.values, diags
 
-    `cli_args` holds ("var", "name=value") and ("var-file", "path") in command-line order;
-    `cwd` is where terraform.tfvars / *.auto.tfvars are looked for and -var-file paths are
-    relative to. With `validate=False` the variables' validation rules are left to the
-    caller (values are still converted, defaulted and marked)."""
-    raw, diags = _gather(cli_args, environ, cwd)
-    _undeclared(raw, module, diags)
-    values: dict[str, Value] = {}
-    subjects: dict[str, Range] = {}
-    for name, v in module.variables.items():
-        u = raw.get(name)
-        val = _final_value(v, u, diags)
-        if val is None:
-            continue
-        if v.sensitive:
-            val = val.mark(SENSITIVE)
-        values[name] = val
-        subjects[name] = u.expr.range if u is not None and u.expr is not None else v.decl_range
-    if validate:
-        diags.extend(evaluate_validations(module, values, subjects))
-    return values, diags
 
+def finalize_given(
+    module: Module, given: Mapping[str, Value], validate: bool = False
+) -> tuple[RootInputs, Diagnostics]:
+    """The inputs that values recorded as given (a saved plan's variables) stand for: each
+    converted, defaulted and marked exactly as `collect_root_inputs` did when they were given;
+    variables without a recorded value take their defaults. Recorded names the module no
+    longer declares are ignored."""
+    raw = {name: _Unparsed(FROM_PLAN, value=val) for name, val in given.items()}
+    diags = Diagnostics()
+    return _finalize(module, raw, diags, validate), diags

@@ -121,6 +121,8 @@ class Plan:
     changes: list[ResourceInstanceChange] = field(default_factory=list)
     output_changes: list[OutputChange] = field(default_factory=list)
     drift: list[ResourceInstanceChange] = field(default_factory=list)
+    # root variable values as given (parsed, unconverted, unmarked; only those given):
+    # terraform's plan VariableValues; see engine.configs.variable_values.RootInputs
     variables: dict[str, Value] = field(default_factory=dict)
     target_addrs: list[str] = field(default_factory=list)
     force_replace_addrs: list[str] = field(default_factory=list)

@@ -185,6 +185,23 @@ def relevant_attributes_json(
     return [{"resource": str(r), "attribute": path_json(p)} for r, p in attrs]
 
 
+def variables_json(recorded: dict[str, Value], config: Any) -> dict[str, Any]:
+    """jsonplan's marshalPlanVariables: each root variable value the plan recorded, as given
+    (unconverted; sensitive ones in the clear), then, for each declared variable without one,
+    its default when it has one. The values of ephemeral variables are not recorded in a
+    terraform plan, so only their defaults show. `config` None: the recorded values only."""
+    decls: dict[str, Any] = config.module.variables if config is not None else {}
+    out: dict[str, Any] = {}
+    for name, v in recorded.items():
+        decl = decls.get(name)
+        if decl is None or not decl.ephemeral:
+            out[name] = {"value": marshal(v)}
+    for name, decl in decls.items():
+        if name not in out and decl.default is not None:
+            out[name] = {"value": marshal(decl.default)}
+    return dict(sorted(out.items()))
+
+
 def plan_to_json(
     plan: Plan,
     prior_state: StateFile | None,
@@ -197,8 +214,9 @@ def plan_to_json(
     configuration (`engine.configs.loader.Config`) or None to leave `configuration` out;
     `relevant_attributes` defaults to the plan's own."""
     out: dict[str, Any] = {"format_version": FORMAT_VERSION, "terraform_version": terraform_version}
-    if plan.variables:
-        out["variables"] = {name: {"value": marshal(v)} for name, v in sorted(plan.variables.items())}
+    variables = variables_json(plan.variables, config)
+    if variables:
+        out["variables"] = variables
     out["planned_values"] = planned_values_json(plan, schemas)
     if plan.drift:
         out["resource_drift"] = [resource_change_json(c, schemas) for c in _sorted_changes(plan.drift)]
