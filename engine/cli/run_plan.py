@@ -88,6 +88,12 @@ def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
             )
         session.diagnostics([error("No configuration files", detail)])
         return None
+    from engine.cli.lock_consistency import check_before_plan
+
+    diags.extend(check_before_plan(meta.cwd, config, meta.in_automation))
+    if diags.has_errors:
+        session.diagnostics(diags)
+        return None
     prompt = args.input and session.json is None
     root_inputs, more = meta.collect_root_inputs(config, args.ordered_vars, prompt)
     diags.extend(d for d in more if d.summary != "Invalid value for variable")
@@ -207,6 +213,11 @@ def _plan_locked(session: Session, inputs: Inputs, args: OpArgs) -> int:
     mgr = session.manager
     assert mgr is not None
     base, diags = mgr.read()
+    if not diags.has_errors:
+        from engine.cli.lock_consistency import load_workdir_locks, state_provider_errors
+
+        locks, _ = load_workdir_locks(session.meta.cwd)
+        diags.extend(state_provider_errors(base.state if base else None, locks))
     if diags.has_errors:
         session.diagnostics(diags)
         return 1

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from engine.addrs import Provider as ProviderAddr
 from engine.diags import Diagnostics, error
 from engine.getproviders.hashing import H1, package_hash_v1
+
+if TYPE_CHECKING:
+    from engine.depsfile.locks import ProviderLock
 
 _verified: dict[tuple[str, str, float], bool] = {}
 _mu = threading.Lock()
@@ -67,10 +71,31 @@ def _matches(package: str, hashes: list[str]) -> bool:
     return ok
 
 
+def package_problem(workdir: str, lock: ProviderLock) -> tuple[str | None, str]:
+    """(the executable, "") of the package `init` installed for `lock`, or (None, the reason
+    it cannot be used, in terraform's words: not cached, checksum mismatch, no executable)."""
+    from engine.getproviders.install import package_dir
+
+    provider = lock.addr
+    package = os.path.abspath(package_dir(workdir, provider, lock.version))
+    if not os.path.isdir(package):
+        return None, (f"there is no package for {provider} {lock.version} cached in "
+                      ".terraform/providers")
+    h1 = [h for h in lock.hashes if h.startswith(H1)]
+    if h1 and not _matches(package, h1):
+        return None, (
+            f"the cached package for {provider} {lock.version} (in .terraform/providers) does "
+            "not match any of the checksums recorded in the dependency lock file")
+    exe = find_executable(package, provider.type)
+    if exe is None:
+        return None, (f"the cached package for {provider} {lock.version} has no "
+                      f"terraform-provider-{provider.type} executable")
+    return exe, ""
+
+
 def installed_provider(workdir: str, provider: ProviderAddr) -> tuple[str | None, Diagnostics]:
     """The verified executable of `provider` as installed in `workdir` (see module docstring)."""
     from engine.depsfile import LOCK_FILE, load_locks
-    from engine.getproviders.install import package_dir
 
     locks, diags = load_locks(os.path.join(workdir, LOCK_FILE))
     if diags.has_errors:
@@ -78,19 +103,7 @@ def installed_provider(workdir: str, provider: ProviderAddr) -> tuple[str | None
     lock = locks.provider(provider)
     if lock is None:
         return None, _missing(provider, "required by this configuration but no version is selected")
-    package = os.path.abspath(package_dir(workdir, provider, lock.version))
-    if not os.path.isdir(package):
-        return None, _missing(provider, "the cached package for "
-                              f"{provider} {lock.version} (in .terraform/providers) is not installed")
-    h1 = [h for h in lock.hashes if h.startswith(H1)]
-    if h1 and not _matches(package, h1):
-        return None, _missing(
-            provider,
-            f"the cached package for {provider} {lock.version} (in .terraform/providers) does not "
-            "match any of the checksums recorded in the dependency lock file",
-        )
-    exe = find_executable(package, provider.type)
+    exe, reason = package_problem(workdir, lock)
     if exe is None:
-        return None, _missing(provider, f"the cached package for {provider} {lock.version} has no "
-                              f"terraform-provider-{provider.type} executable")
+        return None, _missing(provider, reason)
     return exe, diags

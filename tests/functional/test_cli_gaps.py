@@ -1,0 +1,142 @@
+"""CLI behaviours compared side by side with terraform: the dependency lock file checks before
+planning, "Planning failed" placement, deposed-object progress lines, `show`/`state` errors.
+
+Each scenario runs in two copies of one directory, one with `terraform`, one with groundplan,
+and compares exit codes and (normalised) output. The Python providers are installed from a
+filesystem mirror built with engine.plugin.sdk.package. Terraform must be on PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.plugin.sdk.package import package
+
+pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("terraform_required")]
+
+ROOT = Path(__file__).resolve().parents[2]
+ELAPSED = re.compile(r"after \d+s")
+NULL_TF = """
+terraform {
+  required_providers {
+    null = { source = "hashicorp/null", version = "3.2.3" }
+  }
+}
+resource "null_resource" "a" {}
+"""
+
+
+@pytest.fixture(scope="module")
+def cli_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("gaps")
+    mirror = root / "mirror"
+    package("null", "3.2.3", mirror)
+    package("random", "3.6.3", mirror)
+    rc = root / "terraformrc"
+    rc.write_text(
+        "provider_installation {\n"
+        f'  filesystem_mirror {{\n    path = "{mirror}"\n'
+        '    include = ["registry.terraform.io/hashicorp/*"]\n  }\n'
+        '  direct {\n    exclude = ["registry.terraform.io/hashicorp/*"]\n  }\n}\n')
+    return rc
+
+
+def _env(rc: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "PLUGIN_"))}
+    env.update(TF_CLI_CONFIG_FILE=str(rc), CHECKPOINT_DISABLE="1")
+    return env
+
+
+def run(tool: str, cwd: Path, rc: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = ["terraform"] if tool == "tf" else [sys.executable, "-m", "engine.cli.main"]
+    env = _env(rc)
+    if tool != "tf":
+        env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([*cmd, *args, "-no-color"], cwd=cwd, env=env, text=True,
+                          capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+def pair(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
+    dirs = []
+    for name in ("tf", "gp"):
+        d = tmp_path / name
+        d.mkdir()
+        for fname, text in files.items():
+            (d / fname).write_text(text)
+        dirs.append(d)
+    return dirs[0], dirs[1]
+
+
+def both(dirs: tuple[Path, Path], rc: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+    return run("tf", dirs[0], rc, *args), run("gp", dirs[1], rc, *args)
+
+
+def same(dirs: tuple[Path, Path], rc: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `args` with both tools; exit code, stdout and stderr must agree (normalised)."""
+    tf, gp = both(dirs, rc, *args)
+    norm = [(p.returncode, ELAPSED.sub("after Ns", p.stdout), ELAPSED.sub("after Ns", p.stderr))
+            for p in (tf, gp)]
+    assert norm[1] == norm[0], f"terraform:\n{tf.stdout}\n{tf.stderr}\ngroundplan:\n{gp.stdout}\n{gp.stderr}"
+    return gp
+
+
+def edit(dirs: tuple[Path, Path], name: str, text: str) -> None:
+    for d in dirs:
+        (d / name).write_text(text)
+
+
+def test_provider_missing_from_lock_file(tmp_path: Path, cli_config: Path) -> None:
+    dirs = pair(tmp_path, {"main.tf": NULL_TF})
+    same(dirs, cli_config, "init")
+    edit(dirs, "more.tf", 'resource "random_id" "r" {\n  byte_length = 2\n}\n')
+    gp = same(dirs, cli_config, "plan")
+    assert "Inconsistent dependency lock file" in gp.stderr
+    assert "hashicorp/random: required by this configuration" in gp.stderr
+    same(dirs, cli_config, "apply", "-auto-approve")
+
+
+def test_no_lock_file_at_all(tmp_path: Path, cli_config: Path) -> None:
+    dirs = pair(tmp_path, {"main.tf": NULL_TF})
+    gp = same(dirs, cli_config, "plan")
+    assert "To make the initial dependency selections" in gp.stderr
+
+
+def test_locked_version_outside_constraints(tmp_path: Path, cli_config: Path) -> None:
+    dirs = pair(tmp_path, {"main.tf": NULL_TF})
+    same(dirs, cli_config, "init")
+    edit(dirs, "main.tf", NULL_TF.replace('"3.2.3"', '"~> 3.3"'))
+    gp = same(dirs, cli_config, "plan")
+    assert "doesn't match the updated version constraints" in gp.stderr
+
+
+def test_installed_package_missing_or_changed(tmp_path: Path, cli_config: Path) -> None:
+    dirs = pair(tmp_path, {"main.tf": NULL_TF})
+    same(dirs, cli_config, "init")
+    lock = (dirs[0] / ".terraform.lock.hcl").read_text()
+    changed = re.sub(r'"h1:[^"]*"', '"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="', lock)
+    edit(dirs, ".terraform.lock.hcl", changed)
+    gp = same(dirs, cli_config, "plan")
+    assert "does not match any of the checksums" in gp.stderr
+    edit(dirs, ".terraform.lock.hcl", lock)
+    for d in dirs:
+        shutil.rmtree(d / ".terraform")
+    gp = same(dirs, cli_config, "plan")
+    assert "there is no package for" in gp.stderr
+
+
+def test_state_provider_without_lock_entry(tmp_path: Path, cli_config: Path) -> None:
+    dirs = pair(tmp_path, {"main.tf": NULL_TF})
+    same(dirs, cli_config, "init")
+    assert [p.returncode for p in both(dirs, cli_config, "apply", "-auto-approve")] == [0, 0]
+    edit(dirs, "main.tf", "")
+    for d in dirs:
+        (d / ".terraform.lock.hcl").unlink()
+    gp = same(dirs, cli_config, "plan")
+    assert "This state requires provider registry.terraform.io/hashicorp/null" in gp.stderr
