@@ -30,9 +30,11 @@ from engine.apply.context import ApplyContext
 from engine.apply.imports import record_imports
 from engine.apply.instance import apply_instance
 from engine.apply.progress import Ticker
+from engine.checks import ChecksState
+from engine.checks.blocks import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
-from engine.diags import Diagnostics, warning
+from engine.diags import Diagnostics
 from engine.graph.builder import build_graph, plan_steps
 from engine.graph.builder_apply import Done, Op, build_apply_graph, resource_dependencies
 from engine.graph.builder_nodes import (
@@ -113,15 +115,38 @@ def _finalize_resource(ctx: ApplyContext, node: Node, res: Any) -> Diagnostics:
         if more.has_errors:
             continue
         values: dict[Any, Value] = {}
-        for key, _roots in insts:
+        unchanged: list[tuple[Any, dict[str, Value]]] = []
+        for key, roots in insts:
             val = tree.values.get(mi, mode, res.type, res.name, key)
             if val is None:
                 val = _state_value(ctx, mi, res, key)
+                if val is not None:
+                    unchanged.append((key, roots))
             if val is not None:
                 values[key] = val
         tree.values.expand(mi, mode, res.type, res.name, rep)
         for key, val in values.items():
             tree.values.set(mi, mode, res.type, res.name, key, val)
+        for key, roots in unchanged:
+            diags.extend(_unchanged_conditions(ctx, mi, res, key, roots, values[key]))
+    return diags
+
+
+def _unchanged_conditions(ctx: ApplyContext, mi: ModuleInstance, res: Any, key: Any,
+                          roots: dict[str, Value], value: Value) -> Diagnostics:
+    """As terraform for a managed instance the apply leaves unchanged (a no-op change): its
+    preconditions and its postconditions (against its current object) are checked again
+    with what is known now."""
+    from engine.plans.planner_instance import check_conditions, instance_addr
+
+    if res.mode == "data" or not (res.preconditions or res.postconditions):
+        return Diagnostics()  # (a data source is only in the apply graph when read then)
+    addr = instance_addr(mi, res, key)
+    diags = check_conditions(ctx.pctx, res, mi, roots, res.preconditions,
+                             "Resource precondition failed", addr)
+    if not diags.has_errors and res.postconditions:
+        diags.extend(check_conditions(ctx.pctx, res, mi, {**roots, "self": value},
+                                      res.postconditions, "Resource postcondition failed", addr))
     return diags
 
 
@@ -156,7 +181,7 @@ def _run(ctx: ApplyContext, build: Any, node: Any) -> Diagnostics:
     if node.kind == CALL:
         return tree.expand_call(node.module, node.name)
     if node.kind == VAR:
-        return tree.set_variable(node.module, node.name, False) if node.module.names \
+        return tree.set_variable(node.module, node.name, not destroying) if node.module.names \
             else Diagnostics()
     if node.kind == PROVIDER:
         pc = build.objects[node]
@@ -175,17 +200,9 @@ def _run(ctx: ApplyContext, build: Any, node: Any) -> Diagnostics:
 
 
 def _checks(ctx: ApplyContext, node: Node, chk: Any) -> Diagnostics:
-    from engine.core.conditions import check_rule
-
     out = Diagnostics()
     for mi in ctx.tree.instances(node.module):
-        scope = ctx.tree.scope(mi)
-        for rule in chk.asserts:
-            _s, diags = check_rule(rule, scope.evaluate, "Check block assertion failed",
-                                   rule.condition.range if rule.condition is not None
-                                   else rule.decl_range)
-            out.extend(warning(d.summary, d.detail, d.subject) if d.is_error else d
-                       for d in diags)
+        out.extend(assert_check_block(ctx.tree, ctx.pctx.checks, mi, chk))
     return out
 
 
@@ -240,11 +257,16 @@ def apply_plan(
     diags.extend(more)
     if diags.has_errors:
         return ApplyResult(state, diags)
+    checks = ChecksState.from_plan(config, plan.checks)
+    diags.extend(root.validate_inputs(checks.variable_reporter("", "")))
+    if diags.has_errors:
+        return ApplyResult(state, diags)
     tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=False,
                         expander=expand_resource)
+    tree.checks = checks
     pctx = PlanContext(config=config, mode=plan.mode, refresh=False, tree=tree,
                        registry=registry, hooks=options.hooks, prior=index_state(state),
-                       refreshed=SyncState())
+                       refreshed=SyncState(), checks=checks)
     targets = []
     for t in plan.target_addrs:
         try:
@@ -289,6 +311,7 @@ def apply_plan(
         _set_outputs(ctx, config, options.hooks)
         if plan.mode is PlanMode.DESTROY and not plan.target_addrs:
             diags.extend(_forget_data_sources(manager, state))
+    manager.sync.set_check_results(checks.results())
     diags.extend(manager.finish())
     return ApplyResult(manager.sync.snapshot(), diags)
 

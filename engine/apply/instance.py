@@ -126,7 +126,7 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
     if more.has_errors:
         return result
     diags.extend(check_conditions(ctx.pctx, res, mi, roots, res.preconditions,
-                                  "Resource precondition failed"))
+                                  "Resource precondition failed", addr))
     if diags.has_errors:
         return result
     if change.action is Action.READ:
@@ -216,7 +216,7 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
         self_roots = dict(roots)
         self_roots["self"] = new_marked
         diags.extend(check_conditions(ctx.pctx, res, mi, self_roots, res.postconditions,
-                                      "Resource postcondition failed"))
+                                      "Resource postcondition failed", addr))
     return result
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.checks.state import Reporter
 from engine.configs.exprs import variables as expr_traversals
 from engine.diags import Diagnostic, Diagnostics, ExpressionValue, error
 from engine.hcl.ast import Expr, traversal_str
@@ -20,6 +21,7 @@ from engine.values.convert import ConversionError, convert
 PASS, FAIL, UNKNOWN, ERROR = "pass", "fail", "unknown", "error"
 
 Evaluator = Callable[[Expr], tuple[Value, Diagnostics]]
+FALLBACK_MESSAGE = "Failed to evaluate condition error message."
 
 
 def _describe(val: Value) -> str:
@@ -56,17 +58,57 @@ def check_rule(
 ) -> tuple[str, Diagnostics]:
     """Evaluate one rule (`condition`, `error_message`): its status (PASS, FAIL, UNKNOWN or
     ERROR) and, unless it passed or is unknown, an error diagnostic pointing at `subject`."""
+    status, _message, diags = evaluate_rule(rule, evaluate, summary, subject, detail_suffix)
+    return status, diags
+
+
+def check_rules(
+    rules: list[Any],
+    evaluate: Evaluator,
+    summary: str,
+    report: Reporter | None = None,
+    subject: Range | None = None,
+    detail_suffix: Callable[[Any], str] | None = None,
+) -> tuple[list[str], Diagnostics]:
+    """`check_rule` for each of `rules` in order (pointing at each condition, or at `subject`
+    when given; a failure's detail ends with `detail_suffix(rule)`): their statuses and
+    diagnostics; each status (with a failure's message) also goes to `report`
+    (engine.checks) when given."""
+    diags = Diagnostics()
+    statuses: list[str] = []
+    for i, rule in enumerate(rules):
+        at = subject if subject is not None else (
+            rule.condition.range if rule.condition is not None else rule.decl_range)
+        suffix = detail_suffix(rule) if detail_suffix is not None else ""
+        status, message, more = evaluate_rule(rule, evaluate, summary, at, suffix)
+        diags.extend(more)
+        statuses.append(status)
+        if report is not None:
+            report(i, status, message)
+    return statuses, diags
+
+
+def evaluate_rule(
+    rule: Any,
+    evaluate: Evaluator,
+    summary: str,
+    subject: Range,
+    detail_suffix: str = "",
+) -> tuple[str, str, Diagnostics]:
+    """`check_rule`, with the failure message terraform records for a failed rule (the
+    evaluated `error_message` without surrounding whitespace, or "Failed to evaluate
+    condition error message."; "" unless the status is FAIL)."""
     diags = Diagnostics()
     cond_expr: Expr | None = rule.condition
     if cond_expr is None:
-        return PASS, diags
+        return PASS, "", diags
     cond, more = evaluate(cond_expr)
     diags.extend(more)
     if more.has_errors:
-        return ERROR, diags
+        return ERROR, "", diags
     cond_plain, _ = cond.unmark_deep()
     if not cond_plain.is_known:
-        return UNKNOWN, diags
+        return UNKNOWN, "", diags
     if cond_plain.is_null:
         diags.append(
             error(
@@ -75,7 +117,7 @@ def check_rule(
                 cond_expr.range,
             )
         )
-        return ERROR, diags
+        return ERROR, "", diags
     try:
         as_bool = convert(cond_plain, BOOL)
     except ConversionError as exc:
@@ -86,9 +128,9 @@ def check_rule(
                 cond_expr.range,
             )
         )
-        return ERROR, diags
+        return ERROR, "", diags
     if as_bool.v is True:
-        return PASS, diags
+        return PASS, "", diags
     message = ""
     if rule.error_message is not None:
         msg_val, more = evaluate(rule.error_message)
@@ -122,4 +164,4 @@ def check_rule(
             values=values,
         )
     )
-    return FAIL, diags
+    return FAIL, message.strip() or FALLBACK_MESSAGE, diags

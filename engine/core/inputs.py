@@ -8,9 +8,10 @@ variable. `validate_inputs` checks each variable's `validation` blocks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from engine.core.conditions import ERROR, FAIL, check_rule
+from engine.core.conditions import ERROR, FAIL, Reporter, check_rules
 from engine.diags import Diagnostics, error
 from engine.hcl.source import Range
 from engine.values import SENSITIVE, Value, null, unknown
@@ -58,22 +59,24 @@ def finalize_input(
 def validate_inputs(
     variables: dict[str, Any],
     evaluate: Any,
+    reporter: Callable[[str], Reporter | None] | None = None,
 ) -> tuple[Diagnostics, list[str]]:
     """Check every variable's validation rules with `evaluate` (the module's evaluator);
-    the diagnostics and the names of the variables that failed."""
+    the diagnostics and the names of the variables that failed. `reporter(name)` gives where
+    a variable's rule statuses are recorded (engine.checks), if anywhere."""
     diags = Diagnostics()
     failed: list[str] = []
     for name in variables:
         var = variables[name]
-        for rule in var.validations:
-            status, more = check_rule(
-                rule,
-                evaluate,
-                "Invalid value for variable",
-                var.decl_range,
-                f"\n\nThis was checked by the validation rule at {rule.decl_range}.",
-            )
-            diags.extend(more)
-            if status in (FAIL, ERROR) and name not in failed:
-                failed.append(name)
+        statuses, more = check_rules(
+            var.validations,
+            evaluate,
+            "Invalid value for variable",
+            reporter(name) if reporter is not None and var.validations else None,
+            var.decl_range,
+            lambda rule: f"\n\nThis was checked by the validation rule at {rule.decl_range}.",
+        )
+        diags.extend(more)
+        if (FAIL in statuses or ERROR in statuses) and name not in failed:
+            failed.append(name)
     return diags, failed

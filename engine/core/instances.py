@@ -27,6 +27,8 @@ from typing import Any
 from engine.addrs import Module as ModulePath
 from engine.addrs import ModuleInstance, ModuleInstanceStep
 from engine.addrs.keys import InstanceKey
+from engine.checks import OUTPUT_PRECONDITION, VALIDATION, ChecksState, in_module
+from engine.core.conditions import Reporter
 from engine.core.expansion import expand
 from engine.core.inputs import finalize_input, validate_inputs
 from engine.core.outputs import OutputResult, evaluate_output
@@ -128,6 +130,8 @@ class InstanceTree:
         self._by_module: dict[ModulePath, list[ModuleInstance]] = {}
         self._outputs: dict[tuple[ModuleInstance, str], OutputResult] = {}
         self._unknown_modules: set[ModulePath] = set()
+        # where the walk records check statuses (variables and outputs), if anywhere
+        self.checks: ChecksState | None = None
         root = ModuleInstance()
         self._add(root, config, dict(root_values), "the root module", ".")
 
@@ -227,9 +231,18 @@ class InstanceTree:
             scope = self._scopes[mi]
             scope.set_input(name, fin)
             if check and var.validations:
-                more, _failed = validate_inputs({name: var}, scope.evaluate)
+                reporters = {name: self._reporter(mi, f"var.{name}", VALIDATION)}
+                more, _failed = validate_inputs({name: var}, scope.evaluate, reporters.get)
                 diags.extend(more)
         return diags
+
+    def _reporter(self, mi: ModuleInstance, local: str, rule_type: str) -> Reporter | None:
+        """Where the statuses of the conditions of `local` (`var.x`, `output.y`) in `mi` are
+        recorded (`self.checks`), the object reported; None when nowhere."""
+        if self.checks is None:
+            return None
+        return self.checks.reporter(in_module(str(mi.module()), local), in_module(str(mi), local),
+                                    rule_type)
 
     def eval_local(self, module: ModulePath, name: str) -> Diagnostics:
         diags = Diagnostics()
@@ -245,8 +258,9 @@ class InstanceTree:
         for mi in self.instances(module):
             scope = self._scopes[mi]
             res, more = evaluate_output(
-                scope, scope.module.outputs[name], check, is_root=not mi.steps
-            )
+                scope, scope.module.outputs[name], check, is_root=not mi.steps,
+                report=self._reporter(mi, f"output.{name}", OUTPUT_PRECONDITION) if check
+                else None)
             diags.extend(more)
             with self._mu:
                 if res is not None:

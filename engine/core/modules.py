@@ -9,8 +9,10 @@ refers to in the parent (declared-sensitive outputs stay marked).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
+from engine.core.conditions import Reporter
 from engine.core.expansion import expand
 from engine.core.inputs import finalize_input, validate_inputs
 from engine.core.outputs import OutputResult, evaluate_outputs
@@ -54,12 +56,14 @@ class ModuleInstance:
         )
         self._children: dict[str, ModuleInstance] = {}
 
-    def validate_inputs(self) -> Diagnostics:
-        """Check the variable validation rules of this module. A variable that fails takes
-        an unknown value from then on, as in Terraform, so its failure does not cascade."""
+    def validate_inputs(self, reporter: Callable[[str], Reporter | None] | None = None
+                        ) -> Diagnostics:
+        """Check the variable validation rules of this module (statuses to `reporter(name)`,
+        see engine.core.inputs). A variable that fails takes an unknown value from then on,
+        as in Terraform, so its failure does not cascade."""
         if not self.check_conditions:
             return Diagnostics()
-        diags, failed = validate_inputs(self.module.variables, self.scope.evaluate)
+        diags, failed = validate_inputs(self.module.variables, self.scope.evaluate, reporter)
         if failed:
             for name in failed:
                 old = self.scope.input_values[name]

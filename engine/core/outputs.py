@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.conditions import UNKNOWN, check_rule
+from engine.core.conditions import UNKNOWN, Reporter, check_rules
 from engine.core.scope import ModuleScope
 from engine.diags import Diagnostics, error
 from engine.values import SENSITIVE, Value
@@ -37,22 +37,18 @@ class OutputResult:
 
 
 def evaluate_output(
-    scope: ModuleScope, decl: Any, check_conditions: bool = True, is_root: bool = True
+    scope: ModuleScope, decl: Any, check_conditions: bool = True, is_root: bool = True,
+    report: Reporter | None = None,
 ) -> tuple[OutputResult | None, Diagnostics]:
     """Evaluate output `decl` in `scope`; None when it could not be evaluated. Only a root
-    module output must be declared sensitive to return a sensitive value (as terraform)."""
+    module output must be declared sensitive to return a sensitive value (as terraform).
+    The preconditions' statuses go to `report` when given."""
     diags = Diagnostics()
     if check_conditions:
-        statuses = []
-        for rule in getattr(decl, "preconditions", []) or []:
-            status, more = check_rule(
-                rule,
-                scope.evaluate,
-                "Module output value precondition failed",
-                rule.condition.range if rule.condition is not None else decl.decl_range,
-            )
-            statuses.append(status)
-            diags.extend(more)
+        rules = getattr(decl, "preconditions", []) or []
+        statuses, more = check_rules(rules, scope.evaluate,
+                                     "Module output value precondition failed", report)
+        diags.extend(more)
         if diags.has_errors or UNKNOWN in statuses:
             # A failed or not-yet-decidable precondition leaves the output without a value.
             return None, diags

@@ -39,6 +39,7 @@ from engine.plans.model import (
     PlanMode,
     ResourceInstanceChange,
 )
+from engine.states.state import CheckObjectResult, CheckResult
 from engine.values import DYNAMIC, NUMBER, Type, Value, type_from_json
 from engine.values.json import JSONNumber, value_from_json, value_to_json
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
@@ -292,7 +293,39 @@ def encode_plan(plan: Plan) -> dict[str, Any]:
         "complete": plan.complete,
         "timestamp": plan.timestamp,
         "relevant_attributes": [[r, list(path)] for r, path in plan.relevant_attributes],
+        "checks": _encode_checks(plan.checks),
     }
+
+
+def _encode_checks(results: list[CheckResult] | None) -> list[Any] | None:
+    if results is None:
+        return None
+    return [
+        {
+            "object_kind": r.object_kind,
+            "config_addr": r.config_addr,
+            "status": r.status,
+            "objects": None if r.objects is None else [
+                [o.object_addr, o.status, list(o.failure_messages)] for o in r.objects],
+        }
+        for r in results
+    ]
+
+
+def _decode_checks(data: Any) -> list[CheckResult] | None:
+    if data is None:
+        return None
+    return [
+        CheckResult(
+            object_kind=str(r["object_kind"]),
+            config_addr=str(r["config_addr"]),
+            status=str(r["status"]),
+            objects=None if r["objects"] is None else [
+                CheckObjectResult(str(a), str(st), [str(m) for m in msgs])
+                for a, st, msgs in r["objects"]],
+        )
+        for r in data
+    ]
 
 
 def decode_plan(data: Any) -> Plan:
@@ -326,6 +359,7 @@ def decode_plan(data: Any) -> Plan:
             relevant_attributes=[(str(r), [k if isinstance(k, (str, int)) else str(k)
                                            for k in path])
                                  for r, path in data.get("relevant_attributes", [])],
+            checks=_decode_checks(data.get("checks")),
         )
     except CodecError:
         raise

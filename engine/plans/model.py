@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.addrs import AbsProviderConfig, AbsResourceInstance
+from engine.states.state import CheckResult
 from engine.values import Value
 
 
@@ -131,6 +132,9 @@ class Plan:
     timestamp: str = ""
     # (resource address, attribute path as names and keys): terraform's RelevantAttributes
     relevant_attributes: list[tuple[str, list[str | int]]] = field(default_factory=list)
+    # the check results of the plan walk (terraform's plan Checks; engine.checks), None when
+    # not recorded
+    checks: list[CheckResult] | None = None
 
     @property
     def applyable(self) -> bool:

@@ -39,6 +39,8 @@ from engine.addrs import (
     parse_abs_resource_instance,
     parse_target,
 )
+from engine.checks import ChecksState
+from engine.checks.blocks import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning
@@ -143,19 +145,11 @@ def _run_node(ctx: PlanContext, build: Any, node: Node, imports: ImportPlanner) 
 
 def _check_block(ctx: PlanContext, node: Node, chk: Any) -> Diagnostics:
     """`check` assertions: failures are warnings, as terraform reports them."""
-    from engine.core.conditions import check_rule
-
     out = Diagnostics()
-    if ctx.mode is not PlanMode.NORMAL:
+    if ctx.mode is PlanMode.DESTROY:
         return out
     for mi in ctx.tree.instances(node.module):
-        scope = ctx.tree.scope(mi)
-        for rule in chk.asserts:
-            _s, diags = check_rule(rule, scope.evaluate, "Check block assertion failed",
-                                   rule.condition.range if rule.condition is not None
-                                   else rule.decl_range)
-            for d in diags:
-                out.append(warning(d.summary, d.detail, d.subject) if d.is_error else d)
+        out.extend(assert_check_block(ctx.tree, ctx.checks, mi, chk))
     return out
 
 
@@ -211,10 +205,11 @@ def make_plan(
     result = PlanResult(plan, prev_state, prev_state, diags)
     targets, replace = _parse_addrs(options, diags)
     cwd = options.working_dir or config.module.source_dir or os.getcwd()
+    checks = ChecksState(config)
     root, more = root_instance(config, options.variables, cwd, plan_phase=True)
     diags.extend(more)
     if not more.has_errors:
-        diags.extend(root.validate_inputs())
+        diags.extend(root.validate_inputs(checks.variable_reporter("", "")))
     plan.variables = dict(root.scope.input_values)
     if diags.has_errors:
         plan.errored = True
@@ -249,7 +244,9 @@ def make_plan(
         config=config, mode=options.mode, refresh=options.refresh, tree=tree,
         registry=registry, hooks=options.hooks, prior=index_state(moved_state),
         refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved,
-        refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed)
+        refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed,
+        checks=checks)
+    tree.checks = checks
     imports = ImportPlanner(ctx)
     stamp = make_plantimestamp(plan.timestamp)
     _install_timestamp(tree, stamp)
@@ -282,6 +279,7 @@ def make_plan(
     imports.mark(plan.changes)
     plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()
+    result.prior_state.check_results = None  # as terraform: a plan walk starts checks afresh
     plan.output_changes = output_changes(tree, config, prev_state, options.mode,
                                          bool(targets))
     from engine.plans.planner_relevant import relevant_attributes
@@ -295,6 +293,7 @@ def make_plan(
     if options.mode is PlanMode.REFRESH_ONLY:
         plan.changes = []
     plan.errored = diags.has_errors
+    plan.checks = checks.results()
     if res.interrupted or targets:
         plan.complete = False  # as terraform: a targeted plan leaves changes out
     return result

@@ -22,6 +22,7 @@ from engine.addrs import (
     parse_abs_provider_config,
 )
 from engine.addrs import Provider as ProviderAddr
+from engine.checks import ChecksState
 from engine.configs.providers import ProviderAddr as ConfigProviderAddr
 from engine.core.body import decode_body
 from engine.core.diag_paths import in_config_body
@@ -74,6 +75,8 @@ class PlanContext:
     # managed instances of one resource are planned on this pool (None: in the node's own
     # thread), so at most `parallelism` instances refresh and plan at once, as terraform
     instance_pool: Executor | None = None
+    # where condition statuses are recorded (terraform's checks.State)
+    checks: ChecksState = field(default_factory=lambda: ChecksState(None))
     _mu: threading.Lock = field(default_factory=threading.Lock)
     _providers: dict[AbsProviderConfig, tuple[Provider | None, Diagnostics]] = field(
         default_factory=dict)

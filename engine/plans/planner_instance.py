@@ -15,13 +15,15 @@ wholly known and nothing it depends on explicitly has pending changes, else plan
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance, Resource, ResourceMode
+from engine.checks import POSTCONDITION, PRECONDITION, in_module
 from engine.core.body import decode_body
-from engine.core.conditions import check_rule
+from engine.core.conditions import check_rules
 from engine.core.diag_paths import in_config_body
-from engine.diags import Diagnostics, error
+from engine.diags import Diagnostics, Severity, error
 from engine.hcl.ast import Body
 from engine.plans.model import Action, ActionReason, ResourceInstanceChange
 from engine.plans.objchange import assert_plan_valid, proposed_new
@@ -74,15 +76,17 @@ def evaluate_config(
 
 def check_conditions(
     ctx: PlanContext, res: Any, mi: ModuleInstance, roots: dict[str, Value], rules: list[Any],
-    summary: str,
+    summary: str, addr: AbsResourceInstance | None = None,
 ) -> Diagnostics:
+    """Evaluate `rules` (`res.preconditions` or `res.postconditions`) of one instance; with
+    the instance's `addr`, their statuses are recorded in `ctx.checks`."""
     scope = ctx.tree.scope(mi)
-    diags = Diagnostics()
-    for rule in rules:
-        _status, more = check_rule(
-            rule, lambda e: scope.evaluate(e, roots), summary,
-            rule.condition.range if rule.condition is not None else rule.decl_range)
-        diags.extend(more)
+    report = None
+    if addr is not None and rules:
+        rule_type = POSTCONDITION if rules is res.postconditions else PRECONDITION
+        report = ctx.checks.reporter(in_module(str(mi.module()), str(addr.resource)),
+                                     str(addr), rule_type)
+    _statuses, diags = check_rules(rules, lambda e: scope.evaluate(e, roots), summary, report)
     return diags
 
 
@@ -146,14 +150,14 @@ def plan_managed(
         tainted = entry.current.status == "tainted"
     if ctx.mode.value == "refresh-only":
         if prior is not None:
-            ctx.tree.values.set(mi, "managed", res.type, res.name, key, prior)
+            diags.extend(_refresh_only_conditions(ctx, res, mi, key, roots, prior, addr))
         return diags
     config, more = evaluate_config(ctx, b, res, mi, roots, addr)
     diags.extend(more)
     if more.has_errors:
         return diags
     diags.extend(check_conditions(ctx, res, mi, roots, res.preconditions,
-                                  "Resource precondition failed"))
+                                  "Resource precondition failed", addr))
     if diags.has_errors:
         return diags
     prior_val = prior if prior is not None else null(b.schema.block.implied_type())
@@ -217,8 +221,26 @@ def plan_managed(
         self_roots = dict(roots)
         self_roots["self"] = after
         diags.extend(check_conditions(ctx, res, mi, self_roots, res.postconditions,
-                                      "Resource postcondition failed"))
+                                      "Resource postcondition failed", addr))
     return diags
+
+
+def _refresh_only_conditions(
+    ctx: PlanContext, res: Any, mi: ModuleInstance, key: Any, roots: dict[str, Value],
+    prior: Value, addr: AbsResourceInstance,
+) -> Diagnostics:
+    """As terraform in refresh-only mode: the refreshed object becomes the resource's value,
+    then its preconditions and postconditions (against the refreshed object) are checked,
+    their failures reported as warnings."""
+    ctx.tree.values.set(mi, "managed", res.type, res.name, key, prior)
+    diags = check_conditions(ctx, res, mi, roots, res.preconditions,
+                             "Resource precondition failed", addr)
+    self_roots = dict(roots)
+    self_roots["self"] = prior
+    diags.extend(check_conditions(ctx, res, mi, self_roots, res.postconditions,
+                                  "Resource postcondition failed", addr))
+    return Diagnostics([dataclasses.replace(d, severity=Severity.WARNING) if d.is_error else d
+                        for d in diags])
 
 
 def plan_data(
@@ -231,7 +253,7 @@ def plan_data(
     if diags.has_errors:
         return diags
     diags.extend(check_conditions(ctx, res, mi, roots, res.preconditions,
-                                  "Resource precondition failed"))
+                                  "Resource precondition failed", addr))
     if diags.has_errors:
         return diags
     plain = config.unmark_deep()[0]
@@ -261,5 +283,5 @@ def plan_data(
         self_roots = dict(roots)
         self_roots["self"] = state
         diags.extend(check_conditions(ctx, res, mi, self_roots, res.postconditions,
-                                      "Resource postcondition failed"))
+                                      "Resource postcondition failed", addr))
     return diags

@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
+from engine.checks import in_module
 from engine.diags import Diagnostics
 from engine.graph.builder_apply import static_node
 from engine.graph.builder_nodes import Node
@@ -104,12 +105,14 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
         if b is None:
             return diags
         by_addr = {e.addr: e for e in all_entries}
+        expansion_failed = False
         for mi in ctx.module_instances(node.module):
             scope = ctx.tree.scope(mi)
             rep, insts, more = expand_resource(scope, res)
             diags.extend(more)
             mode = "data" if res.mode == "data" else "managed"
             if more.has_errors:
+                expansion_failed = True
                 ctx.tree.values.expand(mi, mode, res.type, res.name, None)
                 expanded_modules.add(mi)
                 for e in entries:
@@ -140,6 +143,9 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                 else:
                     pending.append((len(diags.items), ctx.instance_pool.submit(
                         plan_managed, ctx, b, res, mi, key, roots, entry, prev)))
+        if not expansion_failed:  # the checkable objects, even none (terraform's report)
+            ctx.checks.report_objects(in_module(str(node.module), node.name),
+                                      [str(a) for a in wanted])
         # each instance's diagnostics where the sequential loop would have put them
         results = [(pos, fut.result()) for pos, fut in pending]
         for pos, more in reversed(results):

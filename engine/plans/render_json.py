@@ -17,6 +17,7 @@ from typing import Any
 from engine.addrs import AbsResourceInstance, ModuleInstance, ResourceMode
 from engine.plans.diff_schemas import Schemas, resource_schema
 from engine.plans.model import Action, OutputChange, Plan, ResourceInstanceChange
+from engine.plans.render_json_checks import checks_json
 from engine.plans.render_json_state import module_tree, state_to_json
 from engine.plans.render_json_values import (
     marshal,
@@ -237,6 +238,9 @@ def plan_to_json(
         plan.relevant_attributes if relevant_attributes is None else relevant_attributes)
     if rel:
         out["relevant_attributes"] = rel
+    checks = checks_json(plan.checks)
+    if checks:
+        out["checks"] = checks
     out["timestamp"] = plan.timestamp
     out["applyable"] = plan.applyable
     out["complete"] = plan.complete

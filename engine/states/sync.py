@@ -179,6 +179,13 @@ class SyncState:
             if self._outputs.pop(name, None) is not None:
                 self._changes += 1
 
+    # -------------------------------------------------------------------- check results
+    def set_check_results(self, results: list[CheckResult] | None) -> None:
+        """Replace the recorded check results (terraform's RecordCheckResults)."""
+        with self._mu:
+            self._check_results = results
+            self._changes += 1
+
     # -------------------------------------------------------------------- snapshots
     def snapshot(self) -> State:
         """A deep copy of the working state as a `State` (empty instances and resources out)."""
