@@ -7,7 +7,11 @@ and its real output:
   -json, and a second plan that finds no changes;
 - examples/resources (terraform_data resources with dependencies, count, for_each, a
   provisioner and outputs): plan -out, show of the saved plan, apply of exactly that plan,
-  state list, state show, output, graph, and a plan that finds no changes.
+  state list, state show, output, graph, and a plan that finds no changes;
+- the same configuration refactored (examples/refactor copied over it after the first apply):
+  a `moved` block renames a resource and an `import` block adopts an existing object; the
+  saved plan shows both (nothing replaced), applying it only rewrites the state, and the next
+  plan finds no changes.
 
 Exits non-zero if any step does not behave as expected.
 """
@@ -47,7 +51,20 @@ RESOURCE_STEPS: list[tuple[list[str], int]] = [
     (["graph"], 0),
     (["plan", "-detailed-exitcode"], 0),
 ]
-DEMOS = [("basic", BASIC_STEPS), ("resources", RESOURCE_STEPS)]
+# A step whose first argument is OVERLAY copies examples/<second argument> over the working copy.
+OVERLAY = "@overlay"
+REFACTOR_STEPS: list[tuple[list[str], int]] = [
+    (["init"], 0),
+    (["apply", "-auto-approve"], 0),
+    ([OVERLAY, "refactor"], 0),
+    (["plan", "-out=tfplan"], 0),
+    (["show", "tfplan"], 0),
+    (["apply", "tfplan"], 0),
+    (["state", "list"], 0),
+    (["plan", "-detailed-exitcode"], 0),
+]
+DEMOS = [("basic", BASIC_STEPS), ("resources", RESOURCE_STEPS),
+         ("resources", REFACTOR_STEPS)]
 
 
 def groundplan_command() -> list[str]:
@@ -66,6 +83,11 @@ def run_demo(cmd: list[str], env: dict[str, str], name: str,
         shutil.copytree(HERE / name, work)
         print(f"# working copy of examples/{name}: {work}\n", flush=True)
         for args, expected in steps:
+            if args[0] == OVERLAY:
+                print(f"$ cp examples/{args[1]}/*.tf .   # the next revision of the code\n",
+                      flush=True)
+                shutil.copytree(HERE / args[1], work, dirs_exist_ok=True)
+                continue
             print(f"$ groundplan {' '.join(args)}", flush=True)
             proc = subprocess.run(
                 [*cmd, *args], cwd=work, env=env, capture_output=True, text=True, check=False
