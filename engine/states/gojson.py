@@ -416,8 +416,22 @@ class _Scanner:
             self.state = self.end_value
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"not JSON: {name}")
+
+
 def go_syntax_error(data: bytes) -> GoSyntaxError | None:
-    """The error Go's encoding/json gives for `data` when it is not valid JSON, else None."""
+    """The error Go's encoding/json gives for `data` when it is not valid JSON, else None.
+
+    Whatever Python's strict parser accepts (without NaN/Infinity) Go accepts too, so valid
+    documents take that fast path; only a rejected one is rescanned byte by byte as Go's
+    scanner does, for its message and offset (the scan costs ~0.6 s per 10 MB).
+    """
+    try:
+        json.loads(data, parse_constant=_reject_constant)
+        return None
+    except (ValueError, RecursionError):
+        pass
     scan = _Scanner()
     offset = 0
     try:
