@@ -29,6 +29,7 @@ Command = Callable[["Meta", list[str]], int]
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "init": ("cmd_init", "run_init", "Prepare your working directory for other commands"),
     "validate": ("cmd_validate", "run_validate", "Check whether the configuration is valid"),
+    "fmt": ("cmd_fmt", "run_fmt", "Reformat your configuration in the standard style"),
     "plan": ("cmd_plan_apply", "run_plan", "Show changes required by the current configuration"),
     "apply": ("cmd_plan_apply", "run_apply", "Create or update infrastructure"),
     "destroy": ("cmd_plan_apply", "run_destroy", "Destroy previously-created infrastructure"),

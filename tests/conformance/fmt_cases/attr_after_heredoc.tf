@@ -1,0 +1,6 @@
+x {
+  a = <<EOT
+text
+EOT
+  bbbbb = 1
+}

@@ -1,0 +1,6 @@
+a = [
+  1, # one
+  22, # two
+  # standalone
+  333,
+]

@@ -1,0 +1,2 @@
+a = f(x ...)
+b = {for k, v in m : v => k ...}

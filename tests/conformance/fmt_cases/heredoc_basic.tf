@@ -1,0 +1,7 @@
+x {
+  s = <<EOT
+  keep   this
+    indented ${var.x}
+EOT
+  t = 1
+}

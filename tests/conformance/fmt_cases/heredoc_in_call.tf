@@ -1,0 +1,5 @@
+a = jsonencode(<<EOT
+{"a": 1}
+EOT
+)
+b = 1

@@ -1,0 +1,7 @@
+x {
+      s = <<-EOT
+        hello
+          world
+        EOT
+  long_attr = 2
+}

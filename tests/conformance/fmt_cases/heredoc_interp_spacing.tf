@@ -1,0 +1,3 @@
+a = <<EOT
+${ foo( 1,2 ) } and %{ if x }y%{ endif }
+EOT

@@ -1,0 +1,2 @@
+a = var.m["k"].x[0]
+b = local.l[ 1 ] . y

@@ -1,0 +1,2 @@
+resource "a\u0041" "tab\there" {
+}

@@ -1,0 +1,2 @@
+a = var.l.0
+b = var.l.0.x

@@ -1,0 +1,5 @@
+tags = {
+Name = "x"
+  Environment = "prod"
+    "quoted key" = 1
+}

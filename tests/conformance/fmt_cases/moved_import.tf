@@ -1,0 +1,8 @@
+moved {
+from = a.b
+to = a.c
+}
+import {
+  to = a.d
+  id = "x"
+}

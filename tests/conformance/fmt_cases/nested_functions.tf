@@ -1,0 +1,1 @@
+a = lookup( merge(var.a,{b=1}), "k", null )

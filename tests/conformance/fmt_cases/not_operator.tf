@@ -1,0 +1,3 @@
+a = ! var.x
+b = !!var.y
+c = ! (x)

@@ -1,0 +1,3 @@
+a = var.l[*]
+b = var.l.*
+c = var.l[*].a.b

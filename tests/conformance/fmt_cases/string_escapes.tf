@@ -1,0 +1,1 @@
+a = "line\nbreak \"q\" $${lit} %%{lit}"

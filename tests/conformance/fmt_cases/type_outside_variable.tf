@@ -1,0 +1,7 @@
+resource "a" "b" {
+  type = "string"
+}
+output "o" {
+  value = "${var.x}"
+  type = list
+}

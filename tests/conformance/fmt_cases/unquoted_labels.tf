@@ -1,0 +1,6 @@
+resource aws_instance web {
+  ami = "x"
+}
+module m {
+  source = "./m"
+}
