@@ -258,12 +258,13 @@ def apply_plan(
     if diags.has_errors:
         return ApplyResult(state, diags)
     checks = ChecksState.from_plan(config, plan.checks)
-    diags.extend(root.validate_inputs(checks.variable_reporter("", "")))
+    destroying = plan.mode is PlanMode.DESTROY  # as terraform: a destroy checks nothing
+    diags.extend(root.validate_inputs(None if destroying else checks.variable_reporter("", "")))
     if diags.has_errors:
         return ApplyResult(state, diags)
     tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=False,
                         expander=expand_resource)
-    tree.checks = checks
+    tree.checks = None if destroying else checks
     pctx = PlanContext(config=config, mode=plan.mode, refresh=False, tree=tree,
                        registry=registry, hooks=options.hooks, prior=index_state(state),
                        refreshed=SyncState(), checks=checks)

@@ -39,7 +39,7 @@ from engine.addrs import (
     parse_abs_resource_instance,
     parse_target,
 )
-from engine.checks import ChecksState
+from engine.checks import ChecksState, in_module
 from engine.checks.blocks import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
@@ -116,8 +116,23 @@ def _parse_addrs(opts: PlanOptions, diags: Diagnostics) -> tuple[list[Any], set[
     return targets, replace
 
 
+def _report_objects(ctx: PlanContext, node: Node) -> None:
+    """As terraform when it expands a variable, output or check block: its checkable objects
+    are one per instance of its module (none in a module with zero instances). A destroy
+    plan checks nothing; of its objects it only expands the root module's outputs."""
+    local = {VAR: "var.", OUTPUT: "output.", CHECK: "check."}.get(node.kind)
+    if local is None or ctx.tree.expansion_unknown(node.module):
+        return
+    if ctx.mode is PlanMode.DESTROY and (node.kind != OUTPUT or node.module.names):
+        return
+    local += node.name
+    ctx.checks.report_objects(in_module(str(node.module), local),
+                              [in_module(str(mi), local) for mi in ctx.tree.instances(node.module)])
+
+
 def _run_node(ctx: PlanContext, build: Any, node: Node, imports: ImportPlanner) -> Diagnostics:
     tree = ctx.tree
+    _report_objects(ctx, node)
     obj = build.objects.get(node)
     if node.kind == RESOURCE:
         diags = imports.before_resource(node, obj)
@@ -206,10 +221,12 @@ def make_plan(
     targets, replace = _parse_addrs(options, diags)
     cwd = options.working_dir or config.module.source_dir or os.getcwd()
     checks = ChecksState(config)
+    destroying = options.mode is PlanMode.DESTROY
     root, more = root_instance(config, options.variables, cwd, plan_phase=True)
     diags.extend(more)
     if not more.has_errors:
-        diags.extend(root.validate_inputs(checks.variable_reporter("", "")))
+        diags.extend(root.validate_inputs(None if destroying else
+                                          checks.variable_reporter("", "")))
     plan.variables = dict(root.scope.input_values)
     if diags.has_errors:
         plan.errored = True
@@ -246,7 +263,7 @@ def make_plan(
         refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved,
         refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed,
         checks=checks)
-    tree.checks = checks
+    tree.checks = None if destroying else checks
     imports = ImportPlanner(ctx)
     stamp = make_plantimestamp(plan.timestamp)
     _install_timestamp(tree, stamp)

@@ -194,11 +194,9 @@ def state_to_json(sf: StateFile | None, schemas: Schemas) -> dict[str, Any]:
         return out
     out["terraform_version"] = sf.terraform_version
     st = sf.state
-    checks = checks_json(st.check_results)
-    if st.is_empty:
-        if checks:
-            out["checks"] = checks
+    if st.is_empty:  # as jsonstate.Marshal: an empty state has no values and no checks
         return out
+    checks = checks_json(st.check_results)
     values: dict[str, Any] = {}
     if st.outputs:
         values["outputs"] = {
