@@ -195,11 +195,12 @@ def _body(toks: list[FTok], i: int, blocks: list[str], out: list[FTok]) -> int:
                 out.extend(_label_tokens(lt.text))
             elif lt.kind == OQUOTE:
                 k = j + 1
-                lit = ""
                 while toks[k].kind != CQUOTE:
-                    lit += toks[k].text
                     k += 1
-                out.extend(_label_tokens(_unescape(lit)))
+                # As hclwrite's Labels(): a label split into several literal tokens
+                # (`"a$${b}"`) is not recognised, so terraform fmt drops it.
+                if k - j <= 2:
+                    out.extend(_label_tokens(_unescape(toks[j + 1].text if k - j == 2 else "")))
                 j = k
             j += 1
         out.append(toks[j])

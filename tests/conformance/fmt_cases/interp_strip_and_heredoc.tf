@@ -1,0 +1,9 @@
+a = "${~x~}"
+b = "${x}" # c
+c = <<EOT
+${x}
+EOT
+d = "${<<EOT
+hi
+EOT
+}"

@@ -1,0 +1,6 @@
+resource "a" "b" { # c
+  x = "${ var.y }" /* q */
+}
+locals {
+  o = { "${k}" = "${v}" }
+}

@@ -1,0 +1,3 @@
+resource "" "b" {}
+resource "a\nb" "\t" {}
+resource "\u00e9" "\\" {}

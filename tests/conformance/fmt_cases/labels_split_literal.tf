@@ -1,0 +1,3 @@
+resource "a$${x}" "b\"q" {}
+resource "x" /* a */ /* b */ "y" {
+}
