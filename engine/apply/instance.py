@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance
 from engine.apply.context import ApplyContext, InstanceResult
+from engine.checks.blocks import record_check_data
 from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error
 from engine.graph.builder_apply import CBD, static_node
@@ -130,7 +131,11 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
     if diags.has_errors:
         return result
     if change.action is Action.READ:
-        return _read(ctx, b, res, addr, config, roots, result)
+        result = _read(ctx, b, res, addr, config, roots, result)
+        if res.container:  # a check block's data source: problems only warn
+            result.diagnostics = record_check_data(ctx.pctx.checks, mi, res.container,
+                                                   result.diagnostics, result.value)
+        return result
     sync = ctx.manager.sync
     block = b.schema.block
     empty = null(block.implied_type())

@@ -1,5 +1,10 @@
 """Evaluating the `assert`s of one `check` block instance (terraform's nodeCheckAssert).
 
+`record_check_data(checks, mi, name, diags, value)` records how the data source scoped in
+check block `name` was read: its errors make the check fail (with terraform's text of them)
+and are returned as warnings; a read that was deferred (the value is not wholly known yet)
+leaves it unknown.
+
 `assert_check_block(tree, checks, mi, chk)` evaluates every assertion of check block `chk`
 in module instance `mi` and records their statuses in `checks` (the object `check.<name>` in
 `mi`). A failed assertion (and any error evaluating one) is returned as a warning ("Check
@@ -14,9 +19,10 @@ import dataclasses
 from typing import Any
 
 from engine.addrs import ModuleInstance
-from engine.checks.state import ASSERTION, ERROR, FAIL, ChecksState, in_module
+from engine.checks.state import ASSERTION, CHECK_DATA, ERROR, FAIL, PASS, ChecksState, in_module
 from engine.core.conditions import check_rules
 from engine.diags import Diagnostics, Severity
+from engine.values import Value
 
 
 def assert_check_block(tree: Any, checks: ChecksState, mi: ModuleInstance, chk: Any
@@ -29,5 +35,32 @@ def assert_check_block(tree: Any, checks: ChecksState, mi: ModuleInstance, chk: 
     report = checks.reporter(config_addr, object_addr, ASSERTION)
     _statuses, diags = check_rules(chk.asserts, tree.scope(mi).evaluate,
                                    "Check block assertion failed", report)
+    return _as_warnings(diags)
+
+
+def _as_warnings(diags: Diagnostics) -> Diagnostics:
     return Diagnostics([dataclasses.replace(d, severity=Severity.WARNING) if d.is_error else d
                         for d in diags])
+
+
+def _error_text(diags: Diagnostics) -> str:
+    """terraform's diagnosticsAsError text: "summary: detail", or "N problems:" and a list."""
+    def one(d: Any) -> str:
+        return f"{d.summary}: {d.detail}" if d.detail else d.summary
+
+    items = list(diags)
+    if len(items) == 1:
+        return one(items[0])
+    return f"{len(items)} problems:\n" + "".join(f"\n- {one(d)}" for d in items)
+
+
+def record_check_data(checks: ChecksState, mi: ModuleInstance, check_name: str,
+                      diags: Diagnostics, value: Value | None) -> Diagnostics:
+    """See the module docstring."""
+    config_addr = in_module(str(mi.module()), f"check.{check_name}")
+    object_addr = in_module(str(mi), f"check.{check_name}")
+    if diags.has_errors:
+        checks.report(config_addr, object_addr, CHECK_DATA, 0, FAIL, _error_text(diags))
+    elif value is not None and value.is_wholly_known():
+        checks.report(config_addr, object_addr, CHECK_DATA, 0, PASS)
+    return _as_warnings(diags)

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
 from engine.checks import in_module
+from engine.checks.blocks import record_check_data
 from engine.diags import Diagnostics
 from engine.graph.builder_apply import static_node
 from engine.graph.builder_nodes import Node
@@ -129,7 +130,10 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                 if res.mode == "data":
                     more = plan_data(ctx, b, res, mi, key, roots,
                                      _pending_dependency(ctx, res, mi))
-                    diags.extend(_as_warnings(more) if res.container else more)
+                    diags.extend(record_check_data(
+                        ctx.checks, mi, res.container, more,
+                        ctx.tree.values.get(mi, "data", res.type, res.name, key),
+                    ) if res.container else more)
                     continue
                 entry = by_addr.get(addr)
                 prev = ctx.moved.get(addr)
@@ -158,14 +162,6 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
             continue
         diags.extend(_plan_orphan(ctx, node, res, entry, expanded_modules))
     return diags
-
-
-def _as_warnings(diags: Diagnostics) -> Diagnostics:
-    """A data source nested in a `check` block reports its problems as warnings."""
-    from engine.diags import warning
-
-    return Diagnostics([warning(d.summary, d.detail, d.subject) if d.is_error else d
-                        for d in diags])
 
 
 def _forgotten(ctx: PlanContext, addr: AbsResourceInstance) -> bool:

@@ -124,3 +124,45 @@ def test_refresh_only_plan_checks_postconditions_as_warnings(tmp_path: Path) -> 
     assert not res.diagnostics.has_errors
     assert "Resource postcondition failed" in messages(res.diagnostics)
     assert _statuses(res.plan.checks)["terraform_data.r"] == ("fail", ["The output is good."])
+
+
+CHECK_DATA = """
+check "ok" {
+  data "terraform_remote_state" "s" {
+    backend = "local"
+    config  = { path = "other.tfstate" }
+  }
+  assert {
+    condition     = data.terraform_remote_state.s.outputs.x == "hello"
+    error_message = "not hello"
+  }
+}
+check "bad" {
+  data "terraform_remote_state" "t" {
+    backend = "local"
+    config  = { path = "missing.tfstate" }
+  }
+  assert {
+    condition     = data.terraform_remote_state.t.outputs.x == "hello"
+    error_message = "not hello"
+  }
+}
+"""
+
+OTHER_STATE = (
+    '{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"l","outputs":'
+    '{"x":{"value":"hello","type":"string"}},"resources":[],"check_results":null}\n'
+)
+
+
+def test_a_check_blocks_data_source_that_cannot_be_read_fails_the_check(tmp_path: Path) -> None:
+    h = Harness(str(tmp_path), {"main.tf": CHECK_DATA, "other.tfstate": OTHER_STATE})
+    res = h.plan()
+    assert not res.diagnostics.has_errors, messages(res.diagnostics)
+    assert "Unable to find remote state" in messages(res.diagnostics)  # as a warning
+    got = _statuses(res.plan.checks)
+    assert got["check.ok"] == ("pass", [])
+    status, problems = got["check.bad"]
+    assert status == "fail"
+    assert problems == ["Unable to find remote state: No stored state was found for the given "
+                        "workspace in the given backend."]
