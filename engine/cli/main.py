@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "taint": ("cmd_taint", "run_taint", "Mark a resource instance as not fully functional"),
     "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
     "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
+    "workspace": ("cmd_workspace", "run_workspace", "Workspace management"),
 }
 
 
@@ -138,9 +139,12 @@ def run(argv: list[str], ui: Ui) -> int:
     if any(a in ("-help", "-h", "--help") for a in rest):
         ui.raw(command_help(name, entry[2]))
         return 0
+    from engine.cli.cmd_workspace import guard_workspace
     from engine.cli.meta import Meta
 
-    return load_command(name)(Meta(ui), rest)
+    meta = Meta(ui)
+    refused = guard_workspace(meta, name)
+    return refused if refused is not None else load_command(name)(meta, rest)
 
 
 def main(argv: list[str] | None = None) -> int:

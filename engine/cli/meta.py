@@ -3,6 +3,10 @@
 `Meta` is built once per invocation by `main`; commands call `load_config`,
 `collect_variables` and `local_state`, and print diagnostics through `meta.ui`. Nothing
 here raises for bad input: results come with diagnostics.
+
+Building a `Meta` selects the workspace (`.terraform/environment`, `TF_WORKSPACE`; see
+engine.states.workspaces) for the invocation: `local_state` is that workspace's state and
+`terraform.workspace` evaluates to its name.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.states import LocalState
+from engine.states import LocalState, workspaces
+from engine.states.workspaces import DEFAULT_WORKSPACE
 from engine.values import Value
 
 if TYPE_CHECKING:
@@ -42,6 +47,10 @@ class Meta:
     def __init__(self, ui: Ui, environ: dict[str, str] | None = None) -> None:
         self.ui = ui
         self.environ = dict(os.environ if environ is None else environ)
+        from engine.core.scope import select_workspace
+
+        name, _ = self.workspace()
+        select_workspace(name or DEFAULT_WORKSPACE)
 
     @property
     def cwd(self) -> str:
@@ -133,5 +142,14 @@ class Meta:
             answers.append(("var", f"{name}={answer}"))
         return collect_root_inputs(module, [*ordered, *answers], self.environ, self.cwd)
 
+    def workspace(self) -> tuple[str, Diagnostics]:
+        """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
+        return workspaces.current(self.cwd, self.environ)
+
     def local_state(self) -> LocalState:
-        return LocalState(os.path.join(self.cwd, STATE_FILE))
+        """The selected workspace's state; opening a workspace other than `default` creates
+        its directory, as terraform's local backend does."""
+        name, _ = self.workspace()
+        layout = workspaces.LocalWorkspaces(self.cwd)
+        layout.ensure(name or DEFAULT_WORKSPACE)
+        return LocalState(layout.state_path(name))
