@@ -174,15 +174,26 @@ def has_changes(plan: Plan) -> bool:
         d.action is not Action.NOOP or d.moved for d in plan.drift))
 
 
-def render_plan_result(session: Session, result: PlanResult) -> None:
-    """The plan in the session's view (human: the plan text; json: the change messages)."""
+def stopped_in_validation(session: Session, config: Any) -> bool:
+    """Whether terraform's validate walk, which runs before planning, already fails on
+    `config`: terraform then stops with no plan to show (not even "Planning failed")."""
+    from engine.cli.checking import check_config
+
+    return check_config(config, session.meta.cwd, session.registry).has_errors
+
+
+def render_plan_result(session: Session, result: PlanResult, config: Any = None) -> None:
+    """The plan in the session's view (human: the plan text; json: the change messages).
+    An errored plan without changes is shown ("Planning failed. ...") only when `config` is
+    given and terraform would have got as far as planning (see stopped_in_validation)."""
     plan = result.plan
     if session.json is not None:
         session.json.plan(plan)
         return
     from engine.plans.render_human import render_plan
 
-    if plan.errored and not any(c.action is not Action.NOOP for c in plan.changes):
+    if plan.errored and not any(c.action is not Action.NOOP for c in plan.changes) and (
+            config is None or stopped_in_validation(session, config)):
         return
     session.ui.raw(render_plan(plan, result.schemas, result.relevant_attributes))
 
@@ -223,7 +234,7 @@ def _plan_locked(session: Session, inputs: Inputs, args: OpArgs) -> int:
         return 1
     result = run_planner(session, inputs, args, base)
     plan = result.plan
-    render_plan_result(session, result)
+    render_plan_result(session, result, inputs.config)
     diags.extend(result.diagnostics)
     if plan.errored or diags.has_errors:
         session.diagnostics(diags)

@@ -140,3 +140,33 @@ def test_state_provider_without_lock_entry(tmp_path: Path, cli_config: Path) -> 
         (d / ".terraform.lock.hcl").unlink()
     gp = same(dirs, cli_config, "plan")
     assert "This state requires provider registry.terraform.io/hashicorp/null" in gp.stderr
+
+
+IMPORT_KEY_ERROR_TF = """
+locals { m = { a = 1 } }
+import {
+  for_each = local.m
+  to       = terraform_data.x[each.key]
+  id       = "i"
+}
+resource "terraform_data" "x" {
+  for_each = { b = 1 }
+}
+"""
+VALIDATE_ERROR_TF = 'resource "terraform_data" "x" {\n  input = tonumber("x")\n}\n'
+WALK_ERROR_TF = ('variable "v" {\n  default = "x"\n}\nresource "terraform_data" "ok" {}\n'
+                 'resource "terraform_data" "x" {\n  input = tonumber(var.v)\n}\n')
+
+
+@pytest.mark.parametrize("text", [IMPORT_KEY_ERROR_TF, VALIDATE_ERROR_TF, WALK_ERROR_TF],
+                         ids=["import-key", "validate", "walk"])
+@pytest.mark.parametrize("command", ["plan", "apply"])
+def test_planning_failed_placement(tmp_path: Path, cli_config: Path, text: str,
+                                   command: str) -> None:
+    """"Planning failed." (stdout) only when terraform got as far as planning: not after a
+    validation error, and not for apply."""
+    dirs = pair(tmp_path, {"main.tf": text})
+    gp = same(dirs, cli_config, command)
+    assert gp.returncode == 1
+    shown = "Planning failed. Terraform encountered an error" in gp.stdout
+    assert shown == (command == "plan" and text == IMPORT_KEY_ERROR_TF)
