@@ -212,6 +212,13 @@ def _names(meta: Meta, layout: ws.LocalWorkspaces) -> list[str] | None:
     return names
 
 
+def workspace_help(args: list[str]) -> str:
+    """What `workspace [SUBCOMMAND] ... -help` prints (stdout, exit 0)."""
+    texts = {"new": NEW_HELP, "select": SELECT_HELP, "list": LIST_HELP, "show": SHOW_HELP,
+             "delete": DELETE_HELP}
+    return (texts.get(args[0], USAGE) if args else USAGE) + "\n"
+
+
 def run_workspace(meta: Meta, args: list[str]) -> int:
     """Dispatch to the subcommand; without one, the usage (stdout) and exit 1."""
     subcommands = {"new": run_new, "select": run_select, "list": run_list,

@@ -137,6 +137,11 @@ def run(argv: list[str], ui: Ui) -> int:
         )
         return 1
     if any(a in ("-help", "-h", "--help") for a in rest):
+        if name == "workspace":  # each subcommand has its own help
+            from engine.cli.cmd_workspace import workspace_help
+
+            ui.raw(workspace_help(rest))
+            return 0
         ui.raw(command_help(name, entry[2]))
         return 0
     from engine.cli.cmd_workspace import guard_workspace

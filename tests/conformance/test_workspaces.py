@@ -128,3 +128,13 @@ def test_workspaces_match_terraform(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert _state_summary(gp_dir / rel) == _state_summary(tf_dir / rel), rel
     assert (gp_dir / ".terraform" / "environment").read_bytes() == (
         tf_dir / ".terraform" / "environment").read_bytes()
+
+
+@pytest.mark.parametrize("args", [
+    ["workspace", "-help"], ["workspace", "new", "-help"], ["workspace", "select", "-h"],
+    ["workspace", "list", "-help"], ["workspace", "show", "-help"],
+    ["workspace", "delete", "x", "-help"],
+])
+def test_workspace_help_matches_terraform(tmp_path: Path, args: list[str]) -> None:
+    tf, gp = run_terraform(tmp_path, *args), run_groundplan(tmp_path, *args)
+    assert (gp.code, gp.stdout) == (tf.code, tf.stdout)
