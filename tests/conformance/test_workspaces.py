@@ -138,3 +138,34 @@ def test_workspaces_match_terraform(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_workspace_help_matches_terraform(tmp_path: Path, args: list[str]) -> None:
     tf, gp = run_terraform(tmp_path, *args), run_groundplan(tmp_path, *args)
     assert (gp.code, gp.stdout) == (tf.code, tf.stdout)
+
+
+def test_delete_of_a_locked_workspace_matches_terraform(tmp_path: Path) -> None:
+    """A lock held on the workspace's state (here by this process) makes `delete` fail
+    with terraform's "Error acquiring the state lock" naming the holder."""
+    from engine.states.lock import FilesystemLocker, new_lock_info, release
+
+    outs: list[Run] = []
+    for tool, d in (("tf", tmp_path / "tf"), ("gp", tmp_path / "gp")):
+        d.mkdir()
+        (d / "main.tf").write_text(CONFIG)
+        run = run_terraform if tool == "tf" else run_groundplan
+        assert run(d, "workspace", "new", "dev").code == 0
+        assert run(d, "workspace", "select", "default").code == 0
+        locker = FilesystemLocker(str(d / "terraform.tfstate.d" / "dev" / "terraform.tfstate"))
+        lock_id, err = locker.lock(new_lock_info("OperationTypeApply"))
+        assert err is None
+        try:
+            outs.append(run(d, "workspace", "delete", "dev"))
+        finally:
+            release(locker, lock_id)
+        assert (d / "terraform.tfstate.d" / "dev").is_dir()
+    tf, gp = outs
+
+    def holder_free(r: Run, d: Path) -> Run:  # the holders' paths and times differ
+        text = re.sub(r"Created: .*", "Created: <t>", r.stderr.replace(f"{d}/", ""))
+        return Run(r.code, r.stdout, text)
+
+    assert "Error acquiring the state lock" in gp.stderr
+    _compare("workspace delete dev (locked)", holder_free(tf, tmp_path / "tf"),
+             holder_free(gp, tmp_path / "gp"))
