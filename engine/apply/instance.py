@@ -306,7 +306,7 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
         return result
     # as terraform: "Destroying..." (PreApply) comes before the destroy-time provisioners, and
     # a provisioner failure ends the operation (PostApply with the error, object kept)
-    ctx.hooks.pre_apply(addr, Action.DELETE, _id_of(prior))
+    ctx.hooks.pre_apply(addr, Action.DELETE, _id_of(prior), deposed=dk or "")
     start = time.monotonic()
     with _running(ctx, addr, Action.DELETE):
         if res is not None and any(p.when == "destroy" for p in res.provisioners) and not dk \
@@ -315,13 +315,13 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
             diags.extend(more)
             if more.has_errors:
                 ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior),
-                                     time.monotonic() - start, more.errors[0])
+                                     time.monotonic() - start, more.errors[0], deposed=dk or "")
                 return result
         seq, more = ctx.manager.record_intent(addr, "delete", dk)
         diags.extend(more)
         if more.has_errors:
             ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior), time.monotonic() - start,
-                                 more.errors[0])
+                                 more.errors[0], deposed=dk or "")
             return result
         empty = null(b.schema.block.implied_type())
         resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
@@ -329,7 +329,7 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
     diags.extend(resp.diagnostics)
     failed = resp.diagnostics.has_errors
     ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior), time.monotonic() - start,
-                         next((d for d in diags if d.is_error), None))
+                         next((d for d in diags if d.is_error), None), deposed=dk or "")
     if failed:
         diags.extend(ctx.manager.record_result(addr, seq, obj, status="error",
                                                provider=str(b.addr), deposed=dk))

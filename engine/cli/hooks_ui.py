@@ -55,6 +55,11 @@ def go_duration(seconds: float) -> str:
     return f"{secs}s"
 
 
+def _shown(addr: AbsResourceInstance, deposed: str) -> str:
+    """The address as terraform's UI names the object: `a.b (deposed object 1a2b3c4d)`."""
+    return f"{addr} (deposed object {deposed})" if deposed else str(addr)
+
+
 def truncate_id(value: str, limit: int = MAX_ID_LEN) -> str:
     """terraform's truncateId: long IDs keep their start and end around `...`."""
     if len(value) <= limit:
@@ -111,7 +116,7 @@ class UiHooks(Hooks):
         self.println(f"[reset][bold]{addr}: Import complete [id={id}]")
 
     # -- apply -------------------------------------------------------------------------------
-    def _begin(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+    def _begin(self, addr: AbsResourceInstance | str, action: Action, id: str | None) -> None:
         texts = _START.get(action)
         if texts is None:
             return
@@ -182,17 +187,18 @@ class UiHooks(Hooks):
             if self._live == 0:
                 self._wake.notify()
 
-    def _end(self, addr: AbsResourceInstance) -> _Op | None:
+    def _end(self, addr: AbsResourceInstance | str) -> _Op | None:
         with self._mu:
             op = self._ops.pop(str(addr), None)
             if op is not None:
                 self._finish(op)
         return op
 
-    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
+                  deposed: str = "") -> None:
         if action.is_replace:
             action = Action.CREATE  # the delete half is reported as its own DELETE operation
-        self._begin(addr, action, id if action is not Action.CREATE else None)
+        self._begin(_shown(addr, deposed), action, id if action is not Action.CREATE else None)
 
     def post_apply(
         self,
@@ -201,13 +207,16 @@ class UiHooks(Hooks):
         id: str | None,
         elapsed: float,
         error: Diagnostic | None,
+        deposed: str = "",
     ) -> None:
-        op = self._end(addr)
+        shown = _shown(addr, deposed)
+        op = self._end(shown)
         if op is None or error is not None:
             return
         texts = _START[op.action]
         took = go_duration(round(time.monotonic()) - op.start)
         suffix = f" [id={id}]" if id and op.action is not Action.DELETE else ""
+        # as terraform: "Still destroying..." names the deposed object, the end line does not
         self.println(f"[reset][bold]{addr}: {texts[2]} after {took}{suffix}")
 
     # -- provisioners ----------------------------------------------------------------------

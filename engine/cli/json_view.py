@@ -215,7 +215,9 @@ class JsonHooks(Hooks):
         self.view.emit("refresh_complete", f"{addr}: Refresh complete{suffix}",
                        hook=self._hook(addr, **extra))
 
-    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
+                  deposed: str = "") -> None:
+        # terraform's JSON hook messages name the instance only, never its deposed key
         if action.is_replace:
             action = Action.CREATE  # the delete half is reported as its own DELETE operation
         if action not in _VERBS:
@@ -240,7 +242,7 @@ class JsonHooks(Hooks):
                            hook=self._hook(addr, action=_ACTIONS[action], elapsed_seconds=secs))
 
     def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
-                   elapsed: float, error: Diagnostic | None) -> None:
+                   elapsed: float, error: Diagnostic | None, deposed: str = "") -> None:
         with self._mu:
             op = self._ops.pop(str(addr), None)
         if op is None:

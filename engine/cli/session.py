@@ -56,7 +56,7 @@ class CountHooks(Hooks):
             self.imported += 1
 
     def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
-                   elapsed: float, error: Diagnostic | None) -> None:
+                   elapsed: float, error: Diagnostic | None, deposed: str = "") -> None:
         if error is not None:
             return
         with self._mu:
@@ -102,18 +102,25 @@ class FanOutHooks(Hooks):
         for t in self.targets:
             t.post_apply_import(addr, id)
 
-    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
+    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
+                  deposed: str = "") -> None:
         for t in self.targets:
-            t.pre_apply(addr, action, id)
+            if deposed:
+                t.pre_apply(addr, action, id, deposed=deposed)
+            else:
+                t.pre_apply(addr, action, id)
 
     def still_applying(self, addr: AbsResourceInstance, action: Action, elapsed: float) -> None:
         for t in self.targets:
             t.still_applying(addr, action, elapsed)
 
     def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
-                   elapsed: float, error: Diagnostic | None) -> None:
+                   elapsed: float, error: Diagnostic | None, deposed: str = "") -> None:
         for t in self.targets:
-            t.post_apply(addr, action, id, elapsed, error)
+            if deposed:
+                t.post_apply(addr, action, id, elapsed, error, deposed=deposed)
+            else:
+                t.post_apply(addr, action, id, elapsed, error)
 
     def pre_provision(self, addr: AbsResourceInstance, type_name: str) -> None:
         for t in self.targets:

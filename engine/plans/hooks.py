@@ -38,8 +38,10 @@ class Hooks:
         """The instance's planned action is known."""
 
     # -- apply -------------------------------------------------------------------------------
-    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None) -> None:
-        """A provider call applying `action` begins (`Creating...`, `Destroying... [id=x]`)."""
+    def pre_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
+                  deposed: str = "") -> None:
+        """A provider call applying `action` begins (`Creating...`, `Destroying... [id=x]`);
+        `deposed` is the deposed key when the object is a deposed one, else ""."""
 
     def still_applying(self, addr: AbsResourceInstance, action: Action, elapsed: float) -> None:
         """Called about every 10 s while an apply call runs (`Still creating... [10s elapsed]`)."""
@@ -51,8 +53,10 @@ class Hooks:
         id: str | None,
         elapsed: float,
         error: Diagnostic | None,
+        deposed: str = "",
     ) -> None:
-        """The provider call ended (`Creation complete after 2s [id=x]`), or failed."""
+        """The provider call ended (`Creation complete after 2s [id=x]`), or failed;
+        `deposed` as for pre_apply."""
 
     def pre_apply_import(self, addr: AbsResourceInstance, id: str) -> None:
         """An imported object is about to be recorded in state (`Importing... [id=x]`)."""

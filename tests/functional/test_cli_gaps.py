@@ -170,3 +170,34 @@ def test_planning_failed_placement(tmp_path: Path, cli_config: Path, text: str,
     assert gp.returncode == 1
     shown = "Planning failed. Terraform encountered an error" in gp.stdout
     assert shown == (command == "plan" and text == IMPORT_KEY_ERROR_TF)
+
+
+CBD_TF = """
+variable "v" {
+  default = "a"
+}
+resource "terraform_data" "x" {
+  triggers_replace = var.v
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+"""
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+DEPOSED = re.compile(r"\(deposed object [0-9a-f]{8}\)")
+
+
+def test_deposed_object_progress_lines(tmp_path: Path, cli_config: Path) -> None:
+    """create_before_destroy: `x (deposed object KEY): Destroying... [id=...]`, then a
+    completion line that names the instance only (terraform's UiHook)."""
+    dirs = pair(tmp_path, {"main.tf": CBD_TF})
+    assert [p.returncode for p in both(dirs, cli_config, "apply", "-auto-approve")] == [0, 0]
+    tf, gp = both(dirs, cli_config, "apply", "-auto-approve", "-var", "v=b")
+
+    def norm(text: str) -> str:
+        text = DEPOSED.sub("(deposed object KEY)", UUID.sub("UUID", text))
+        return ELAPSED.sub("after Ns", text)
+
+    assert (gp.returncode, norm(gp.stdout)) == (tf.returncode, norm(tf.stdout))
+    assert "terraform_data.x (deposed object KEY): Destroying... [id=UUID]" in norm(gp.stdout)
+    assert "terraform_data.x: Destruction complete after Ns" in norm(gp.stdout)
