@@ -97,21 +97,39 @@ def _show_state(meta: Meta, sf: StateFile | None, as_json: bool,
     return 0
 
 
+def _go_err(path: str, diags: Diagnostics) -> str:
+    """terraform's "Error reading PATH as a statefile: ..." text for state read errors (Go's
+    error of a diagnostics list: "Summary: detail", or "N problems:" and a bulleted list)."""
+    errs = [f"{d.summary}: {d.detail}" if d.detail else d.summary for d in diags.errors]
+    body = errs[0] if len(errs) == 1 else (
+        f"{len(errs)} problems:\n\n" + "\n".join(f"- {e}" for e in errs))
+    return f"Error reading {path} as a statefile: {body}"
+
+
 def _read_path(path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
+    """The plan or the state in `path`; neither: terraform's combined error, which names
+    both reasons (an empty file is "no state")."""
     pf, pdiags = read_planfile(path)
     if pf is not None and not pdiags.has_errors:
         return pf, None, Diagnostics()
+    exists = os.path.isfile(path)
     try:
         sf, sdiags = LocalState(path).read()
     except (UnicodeDecodeError, ValueError) as exc:
         sf, sdiags = None, Diagnostics([error(
             "Unsupported state file format", f"Error reading {path} as a statefile: {exc}")])
-    if os.path.isfile(path) and not sdiags.has_errors:
+    if exists and not sdiags.has_errors and sf is not None:
         return None, sf, Diagnostics()
-    state_err = "; ".join(d.detail or d.summary for d in sdiags.errors) or (
-        f"Error loading statefile: open {path}: no such file or directory")
-    plan_err = "; ".join(
-        (d.detail or d.summary).removeprefix("Error: ") for d in pdiags.errors)
+    if not exists:
+        missing = f"open {path}: no such file or directory"
+        state_err = f"Error loading statefile: {missing}"
+        plan_err = (f"couldn't load the provided path as either a local plan file ({missing}) "
+                    f"or a saved cloud plan ({missing})")
+    else:
+        state_err = (_go_err(path, sdiags) if sdiags.has_errors
+                     else f"Error reading {path} as a statefile: no state")
+        plan_err = "; ".join(
+            (d.detail or d.summary).removeprefix("Error: ") for d in pdiags.errors)
     return None, None, Diagnostics([error(
         "Failed to read the given file as a state or plan file",
         f"State read error: {state_err}\n\nPlan read error: {plan_err}")])

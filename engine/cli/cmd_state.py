@@ -21,7 +21,7 @@ from engine.addrs.keys import key_str
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cli.state_view import json_resources, load_schemas, render_instance, state_providers
-from engine.diags import Diagnostic, error
+from engine.diags import Diagnostic, Diagnostics, error
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile
@@ -84,12 +84,26 @@ def contains(target: AbsResource | AbsResourceInstance | ModuleInstance,
     return addr == target
 
 
-def _read(meta: Meta, path: str) -> StateFile | None:
-    """The state at `path` (default terraform.tfstate); None when there is none (shown)."""
+def go_error(diags: Diagnostics) -> str:
+    """Go's error text of terraform's diagnostics ("Summary: detail", or "N problems:" and a
+    bulleted list), as `state list` prints it after "Failed to load state: "."""
+    errs = [f"{d.summary}: {d.detail}" if d.detail else d.summary for d in diags.errors]
+    if len(errs) == 1:
+        return errs[0]
+    return f"{len(errs)} problems:\n\n" + "\n".join(f"- {e}" for e in errs)
+
+
+def _read(meta: Meta, path: str, plain: bool = False) -> StateFile | None:
+    """The state at `path` (default terraform.tfstate); None when there is none (shown).
+    A state that cannot be read is reported as diagnostics, or with `plain` (`state list`)
+    as terraform's single "Failed to load state: ..." line."""
     storage = LocalState(path) if path else meta.local_state()
     sf, diags = storage.read()
     if diags.has_errors:
-        meta.ui.legacy_diagnostics(diags)
+        if plain:
+            meta.ui.err(f"Failed to load state: {go_error(diags)}")
+        else:
+            meta.ui.diagnostics(diags)
         return None
     if sf is None:
         meta.ui.err(NO_STATE)
@@ -115,7 +129,7 @@ def run_state_list(meta: Meta, args: list[str]) -> int:
     rest = meta.parse_flags("state list", fs, args)
     if rest is None:
         return 1
-    sf = _read(meta, str(fs.get("state")))
+    sf = _read(meta, str(fs.get("state")), plain=True)
     if sf is None:
         return 1
     all_instances = instances(sf.state)

@@ -201,3 +201,18 @@ def test_deposed_object_progress_lines(tmp_path: Path, cli_config: Path) -> None
     assert (gp.returncode, norm(gp.stdout)) == (tf.returncode, norm(tf.stdout))
     assert "terraform_data.x (deposed object KEY): Destroying... [id=UUID]" in norm(gp.stdout)
     assert "terraform_data.x: Destruction complete after Ns" in norm(gp.stdout)
+
+
+@pytest.mark.parametrize("args", [
+    ("show", "junk"), ("show", "empty.tfstate"), ("show", "-json", "empty.tfstate"),
+    ("show", "nonexist"), ("state", "list", "-state=bad.tfstate"),
+    ("state", "show", "-state=bad.tfstate", "a.b"), ("state", "list", "-state=v9.tfstate"),
+    ("state", "list", "-state=empty.tfstate"), ("output", "-state=bad.tfstate"),
+], ids=lambda a: "-".join(a))
+def test_unreadable_files(tmp_path: Path, cli_config: Path, args: tuple[str, ...]) -> None:
+    """`show FILE` names both the state and the plan reason (an empty file is "no state");
+    `state list` prints a plain "Failed to load state: ..." line, `state show` diagnostics."""
+    dirs = pair(tmp_path, {"junk": "garbage\n", "empty.tfstate": "",
+                           "bad.tfstate": '{"version": 4, "bad": \n', "v9.tfstate": '{"version": 9}\n'})
+    gp = same(dirs, cli_config, *args)
+    assert gp.returncode == 1 or (args[:2] == ("state", "list") and "empty" in args[2])
