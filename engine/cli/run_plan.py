@@ -192,8 +192,9 @@ def render_plan_result(session: Session, result: PlanResult, config: Any = None)
         return
     from engine.plans.render_human import render_plan
 
+    walked = result.prior_state is not result.prev_run_state  # the planner got to its walk
     if plan.errored and not any(c.action is not Action.NOOP for c in plan.changes) and (
-            config is None or stopped_in_validation(session, config)):
+            config is None or not walked or stopped_in_validation(session, config)):
         return
     session.ui.raw(render_plan(plan, result.schemas, result.relevant_attributes))
 
