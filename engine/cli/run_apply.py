@@ -167,7 +167,8 @@ def _plan_and_apply_locked(session: Session, inputs: Inputs, args: OpArgs) -> in
         session.diagnostics(diags)
         return 1
     result = run_planner(session, inputs, args, base)
-    render_plan_result(session, result)
+    if args.command != "refresh":  # terraform's refresh shows no plan, only the outputs
+        render_plan_result(session, result)
     diags.extend(result.diagnostics)
     if result.plan.errored or diags.has_errors or session.stop.stop_requested:
         session.diagnostics(diags)
@@ -216,8 +217,20 @@ def _apply(session: Session, inputs: Inputs, args: OpArgs, plan: Plan,
         session.diagnostics(diags)
         return 1
     session.diagnostics(diags)
-    _summary(session, plan.mode, result.state.outputs)
+    if args.command == "refresh":
+        _refresh_outputs(session, result.state.outputs)
+    else:
+        _summary(session, plan.mode, result.state.outputs)
     return 0
+
+
+def _refresh_outputs(session: Session, outputs: dict[str, Any]) -> None:
+    """What terraform's refresh command prints after refreshing: the outputs, no summary."""
+    if session.json is not None:
+        if outputs:
+            session.json.outputs(_json_outputs(outputs))
+        return
+    _print_outputs(session, outputs)
 
 
 def _summary(session: Session, mode: PlanMode, outputs: dict[str, Any]) -> None:
@@ -236,6 +249,12 @@ def _summary(session: Session, mode: PlanMode, outputs: dict[str, Any]) -> None:
     imported = f"{c.imported} imported, " if c.imported else ""
     ui.out("[reset][bold][green]\nApply complete! Resources: "
            f"{imported}{c.added} added, {c.changed} changed, {c.removed} destroyed.")
+    _print_outputs(session, outputs)
+
+
+def _print_outputs(session: Session, outputs: dict[str, Any]) -> None:
+    """The "Outputs:" list, as terraform prints it after an apply or a refresh."""
+    ui = session.ui
     if not outputs:
         return
     from engine.values.format import format_value

@@ -216,3 +216,25 @@ def test_unreadable_files(tmp_path: Path, cli_config: Path, args: tuple[str, ...
                            "bad.tfstate": '{"version": 4, "bad": \n', "v9.tfstate": '{"version": 9}\n'})
     gp = same(dirs, cli_config, *args)
     assert gp.returncode == 1 or (args[:2] == ("state", "list") and "empty" in args[2])
+
+
+REFRESH_TF = """
+resource "terraform_data" "a" {
+  input = "x"
+}
+output "o" {
+  value = terraform_data.a.output
+}
+"""
+
+
+def test_refresh_prints_the_outputs_without_a_plan_or_summary(tmp_path: Path,
+                                                               cli_config: Path) -> None:
+    """`refresh` is apply -refresh-only -auto-approve underneath, but terraform's refresh
+    command shows only the refreshing lines and the outputs."""
+    dirs = pair(tmp_path, {"main.tf": REFRESH_TF})
+    assert [p.returncode for p in both(dirs, cli_config, "apply", "-auto-approve")] == [0, 0]
+    tf, gp = both(dirs, cli_config, "refresh")
+    assert (gp.returncode, UUID.sub("UUID", gp.stdout)) == (tf.returncode,
+                                                             UUID.sub("UUID", tf.stdout))
+    assert "Apply complete" not in gp.stdout and 'o = "x"' in gp.stdout
