@@ -77,13 +77,14 @@ CHILD = textwrap.dedent(
             time.sleep(0.3)  # the running node finishes after the signal
         return Diagnostics()
 
+    before = signal.getsignal(signal.SIGINT)  # SIG_IGN when started as a background job
     stop = StopController(on_hard_exit=hard_exit)
     with install_signal_handlers(stop):
         res = walk(g, cb, stop=stop)
     print("ran", ran)
     print("interrupted", res.interrupted, "completed", len(res.completed),
           "not_started", sorted(res.not_started))
-    print("restored", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    print("restored", signal.getsignal(signal.SIGINT) is before)
     """
 )
 
