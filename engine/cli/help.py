@@ -127,4 +127,8 @@ Options:
 
 def command_help(name: str, summary: str) -> str:
     """The help text for command `name` (a short usage line when there is none)."""
+    if name == "fmt":  # terraform's own text: fmt's flags are terraform's
+        from engine.cli.cmd_fmt import HELP as FMT_HELP
+
+        return FMT_HELP + "\n"
     return HELP.get(name, f"Usage: groundplan [global options] {name} [options]\n\n  {summary}.\n")

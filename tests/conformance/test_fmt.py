@@ -168,3 +168,9 @@ def test_workdir_is_untouched_by_write_false(tmp_path: Path) -> None:
     assert _run("groundplan", tmp_path, "fmt", "-write=false")[0] == 0
     assert (tmp_path / "a.tf").read_bytes() == before
     assert shutil.which("diff") is not None  # -diff uses the system diff, as terraform does
+
+
+def test_help_is_terraforms(tmp_path: Path) -> None:
+    tf = _run("terraform", tmp_path, "fmt", "-help")
+    gp = _run("groundplan", tmp_path, "fmt", "-help")
+    assert gp == tf and b"-recursive" in gp[1]
