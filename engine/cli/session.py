@@ -157,10 +157,15 @@ def check_state_under_lock(storage: LocalState) -> Diagnostics:
     cannot read fails the lock ("Error acquiring the state lock", the read errors as the
     message). Call right after locking; empty diagnostics when the state is readable."""
     _, rdiags = storage.read()
-    if not rdiags.has_errors:
+    return as_lock_error(rdiags)
+
+
+def as_lock_error(read_diags: Diagnostics) -> Diagnostics:
+    """A failed state read as the lock error terraform reports; empty when the read worked."""
+    if not read_diags.has_errors:
         return Diagnostics()
     return Diagnostics([error("Error acquiring the state lock",
-                              LOCK_ERROR_MESSAGE.format(go_error_text(rdiags)))])
+                              LOCK_ERROR_MESSAGE.format(go_error_text(read_diags)))])
 
 
 @dataclass
@@ -229,7 +234,7 @@ class Session:
         self.manager = mgr
         with mgr.locked(operation, opts.lock_timeout) as diags:
             if not diags.has_errors and opts.lock:
-                diags.extend(check_state_under_lock(storage))
+                diags.extend(as_lock_error(mgr.read_ahead()))
             if not diags.has_errors:
                 diags.extend(mgr.recover())
             yield diags

@@ -103,6 +103,8 @@ class StateManager:
         self._timer: threading.Thread | None = None
         self._background_diags = Diagnostics()
         self._frozen = False
+        # The snapshot `read_ahead` read, handed to the next `read` instead of reading again.
+        self._read_ahead: tuple[StateFile | None] | None = None
 
     # ------------------------------------------------------------------------ locking
     def lock(self, operation: str, timeout: float = 0.0, info: str = "") -> Diagnostics:
@@ -115,6 +117,7 @@ class StateManager:
 
     def unlock(self) -> Diagnostics:
         """Release the lock if held (stopping the snapshot timer first)."""
+        self._read_ahead = None
         self._stop_timer()
         self._thaw()
         if self.locker is None or not self._lock_id:
@@ -138,10 +141,22 @@ class StateManager:
     # ------------------------------------------------------------------------ reading
     def read(self) -> tuple[StateFile | None, Diagnostics]:
         """The persisted snapshot (None when there is no state yet), remembered as the base."""
+        if self._read_ahead is not None:
+            (sf,), self._read_ahead = self._read_ahead, None
+            return sf, Diagnostics()
         sf, diags = self.storage.read()
         if not diags.has_errors:
             self.persisted = sf
         return sf, diags
+
+    def read_ahead(self) -> Diagnostics:
+        """Read the persisted snapshot now (the readability check terraform's local backend
+        makes while locking); the next `read` returns it without reading the file again,
+        unless this manager writes the state first."""
+        sf, diags = self.read()
+        if not diags.has_errors:
+            self._read_ahead = (sf,)
+        return diags
 
     # ------------------------------------------------------------------------ recovery
     def recover(self) -> Diagnostics:
@@ -381,6 +396,7 @@ class StateManager:
         return diags
 
     def _after_write(self) -> None:
+        self._read_ahead = None
         if isinstance(self.locker, ReplaceAwareLocker):
             self.locker.after_state_replaced()
 

@@ -271,3 +271,27 @@ def test_record_5000_results_time_and_memory(tmp_path: Path) -> None:
     assert not mgr.finish()
     assert len(ids_in(tmp_path / "terraform.tfstate")) == 5000
     assert peak < 100e6  # persistence is O(changes): no copy of the state per result
+
+
+def test_read_ahead_is_handed_to_the_next_read_once(tmp_path: Path) -> None:
+    first = manager(tmp_path, snapshot_interval=0)
+    with first.locked("OperationTypeApply"):
+        first.begin_apply()
+        record(first, 1)
+        assert not first.finish()
+    mgr = manager(tmp_path)
+    reads: list[int] = []
+    storage_read = mgr.storage.read
+
+    def counting_read() -> tuple[StateFile | None, Diagnostics]:
+        reads.append(1)
+        return storage_read()
+
+    mgr.storage.read = counting_read  # type: ignore[method-assign]
+    with mgr.locked("OperationTypePlan"):
+        assert not mgr.read_ahead()
+        sf, diags = mgr.read()
+        assert not diags and sf is not None and len(reads) == 1  # the file was read once
+        assert sf.state.resources and sf is mgr.persisted
+        mgr.read()
+        assert len(reads) == 2  # only the next read is served from the read-ahead
