@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from engine.backend import LocalBackend
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic, Diagnostics, error
@@ -145,6 +146,10 @@ class Meta:
     def workspace(self) -> tuple[str, Diagnostics]:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
         return workspaces.current(self.cwd, self.environ)
+
+    def backend(self) -> LocalBackend:
+        """The working directory's backend (the local backend until others are configured)."""
+        return LocalBackend(self.cwd)
 
     def local_state(self) -> LocalState:
         """The selected workspace's state; opening a workspace other than `default` creates

@@ -16,6 +16,7 @@ import os
 import tempfile
 
 from engine.diags import Diagnostics, error
+from engine.encryption import PASSTHROUGH, EncryptionError, StateEncryption
 from engine.states.state import State, StateFile, new_lineage
 from engine.states.statefile import read_state, states_equal, write_state
 
@@ -62,8 +63,14 @@ def go_os_error(exc: OSError, path: str) -> str:
 class LocalState:
     """A state file on the local disk."""
 
-    def __init__(self, path: str, backup_path: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        backup_path: str | None = None,
+        encryption: StateEncryption | None = None,
+    ) -> None:
         self.path = path
+        self.encryption = encryption or PASSTHROUGH
         self.backup_path = path + ".backup" if backup_path is None else backup_path
         self._read: StateFile | None = None
         self._read_text: bytes | None = None
@@ -98,7 +105,13 @@ class LocalState:
             self._read_text = None
             self._read = None
             return None, diags
-        sf, more = read_state(data)
+        try:
+            plain = self.encryption.decrypt(data)
+        except EncryptionError as exc:
+            self._unreadable = True
+            diags.extend(exc.diags)
+            return None, diags
+        sf, more = read_state(plain)
         diags.extend(more)
         self._unreadable = more.has_errors
         self._read_text = data
@@ -131,13 +144,18 @@ class LocalState:
             diags.append(error("Failed to serialize state", str(exc)))
             return None, diags
         try:
+            stored = self.encryption.encrypt(text.encode("utf-8"))
+        except EncryptionError as exc:
+            diags.extend(exc.diags)
+            return None, diags
+        try:
             if self._read_text is not None and not self._backed_up and self.backup_path:
                 atomic_write(self.backup_path, self._read_text)
                 self._backed_up = True
-            atomic_write(self.path, text)
+            atomic_write(self.path, stored)
         except OSError as exc:
             diags.append(error("Failed to save state", f"{self.path}: {exc.strerror or exc}"))
             return None, diags
         self._read = sf
-        self._read_text = text.encode("utf-8")
+        self._read_text = stored
         return sf, diags

@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 # engine may import boto3 only inside these packages (remote state and the KMS key provider).
-BOTO3_ALLOWED = ("engine/states/backends/", "engine/encryption/keyproviders/")
+BOTO3_ALLOWED = ("engine/backend/s3/", "engine/encryption/keyproviders/")
 
 
 def _imports(path: Path) -> set[str]:

@@ -1,0 +1,15 @@
+"""Backends: where a working directory's states live and how they are locked.
+
+A `Backend` (see `engine.backend.base`) answers three questions for the operations and the
+state commands: which workspaces exist, how to delete one, and the `StateManager` (storage +
+locker + persistence policy + journal) of one workspace. `local` keeps state in files beside
+the configuration, as terraform's local backend does; remote backends (`s3`) are further
+implementations of the same interface. Cloud SDKs are imported only inside their backend.
+"""
+
+from __future__ import annotations
+
+from engine.backend.base import Backend, StateOptions
+from engine.backend.local import LocalBackend
+
+__all__ = ["Backend", "LocalBackend", "StateOptions"]
