@@ -233,6 +233,9 @@ def set_outputs(ctx: ApplyContext, config: Config, hooks: Hooks) -> None:
             continue
         if not res.value.is_wholly_known():
             continue
+        if res.value.unmark_deep()[0].is_null:
+            sync.remove_output(name)  # as terraform: a null output is no output
+            continue
         sensitive = res.sensitive or bool(res.value.deep_marks())
         sync.set_output(name, OutputValue(res.value, sensitive))
         hooks.output_value(name, res.value, sensitive)

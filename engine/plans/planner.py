@@ -194,7 +194,10 @@ def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode
             continue
         after = res.value
         sensitive = res.sensitive or bool(after.deep_marks())
-        if before_ov is None:
+        if after.is_known and after.unmark_deep()[0].is_null:
+            # as terraform: a null output is no output (deleted when there was one)
+            action = Action.NOOP if before_ov is None else Action.DELETE
+        elif before_ov is None:
             action = Action.CREATE
         elif after.is_wholly_known() and after.unmark_deep()[0] == before.unmark_deep()[0]:
             action = Action.NOOP
