@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.states.lock import FilesystemLocker, force_unlock
+from engine.operations.state import force_unlock
 
 UNLOCK_QUESTION = (
     "[reset][bold]Do you really want to force-unlock?[reset]\n"
@@ -42,8 +42,8 @@ def run_force_unlock(meta: Meta, args: list[str]) -> int:
             ui.out("force-unlock cancelled.")
             return 1
         ui.out("")
-    locker = FilesystemLocker(meta.local_state().path)
-    diags = force_unlock(locker, lock_id)
+    workspace, _ = meta.workspace()
+    diags = force_unlock(meta.backend(), workspace, lock_id)
     if diags.has_errors:
         for d in diags.errors:
             ui.err(d.summary)

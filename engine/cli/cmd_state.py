@@ -24,7 +24,7 @@ from engine.cli.state_view import json_resources, load_schemas, render_instance,
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
-from engine.states import LocalState, StateFile
+from engine.states import StateFile
 from engine.states.state import State
 
 NO_STATE = (
@@ -97,8 +97,9 @@ def _read(meta: Meta, path: str, plain: bool = False) -> StateFile | None:
     """The state at `path` (default terraform.tfstate); None when there is none (shown).
     A state that cannot be read is reported as diagnostics, or with `plain` (`state list`)
     as terraform's single "Failed to load state: ..." line."""
-    storage = LocalState(path) if path else meta.local_state()
-    sf, diags = storage.read()
+    storage, diags = meta.state_storage(path)
+    if storage is not None:
+        sf, diags = storage.read()
     if diags.has_errors:
         if plain:
             meta.ui.err(f"Failed to load state: {go_error(diags)}")

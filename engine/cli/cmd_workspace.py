@@ -1,6 +1,6 @@
 """`workspace new|select|list|show|delete`: terraform's workspace commands for local state.
 
-The layout and the selection rules are engine.states.workspaces'. Texts, streams and exit
+The layout and the selection rules are engine.backend.workspaces'. Texts, streams and exit
 codes are terraform 1.11's (internal/command/workspace_*.go):
 
 - `new NAME [-state=FILE] [-lock=false] [-lock-timeout=D]` creates the workspace's
@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.backend import StateOptions
+from engine.backend import workspaces as ws
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.diags import Diagnostic, error
-from engine.states import workspaces as ws
-from engine.states.local import LocalState
-from engine.states.lock import FilesystemLocker, acquire, new_lock_info, release
 from engine.states.statefile import read_state
 
 USAGE = """Usage: terraform [global options] workspace
@@ -335,7 +334,7 @@ def run_new(meta: Meta, args: list[str]) -> int:
     source = str(flags.get("state"))
     if not source:
         return 0
-    return _copy_state(meta, layout.state_path(name), source, bool(flags.get("lock")), timeout)
+    return _copy_state(meta, name, source, bool(flags.get("lock")), timeout)
 
 
 def _lock_timeout(meta: Meta, flags: FlagSet, help_text: str) -> float | None:
@@ -350,15 +349,16 @@ def _lock_timeout(meta: Meta, flags: FlagSet, help_text: str) -> float | None:
         return None
 
 
-def _copy_state(meta: Meta, path: str, source: str, lock: bool, timeout: float) -> int:
+def _copy_state(meta: Meta, name: str, source: str, lock: bool, timeout: float) -> int:
     """`new -state=FILE`: write FILE's state into the new workspace under its lock."""
-    locker = FilesystemLocker(path) if lock else None
-    lock_id = ""
-    if locker is not None:
-        lock_id, diags = acquire(locker, new_lock_info("workspace-new"), timeout)
-        if diags.has_errors:
-            _legacy_errors(meta, diags)
-            return 1
+    mgr, diags = meta.backend().state_manager(name, StateOptions(lock))
+    if mgr is None:
+        _legacy_errors(meta, diags)
+        return 1
+    diags = mgr.lock("workspace-new", timeout)
+    if diags.has_errors:
+        _legacy_errors(meta, diags)
+        return 1
     code = 0
     try:
         with open(source, "rb") as f:
@@ -372,14 +372,13 @@ def _copy_state(meta: Meta, path: str, source: str, lock: bool, timeout: float) 
             _legacy_errors(meta, rdiags)
             code = 1
         else:
-            _, wdiags = LocalState(path).write(sf.state)
+            _, wdiags = mgr.storage.write(sf.state)
             if wdiags.has_errors:
                 _legacy_errors(meta, wdiags)
                 code = 1
-    if locker is not None:
-        udiags = release(locker, lock_id)
-        if udiags.has_errors:
-            _legacy_errors(meta, udiags)
+    udiags = mgr.unlock()
+    if udiags.has_errors:
+        _legacy_errors(meta, udiags)
     return code
 
 
@@ -409,7 +408,7 @@ def run_delete(meta: Meta, args: list[str]) -> int:
     if name == current:
         _red(meta, DEL_CURRENT.format(name))
         return 1
-    instances, code = _tracked_instances(meta, layout.state_path(name), flags, timeout)
+    instances, code = _tracked_instances(meta, name, flags, timeout)
     if code:
         return code
     if instances and not flags.get("force"):
@@ -427,22 +426,22 @@ def run_delete(meta: Meta, args: list[str]) -> int:
     return 0
 
 
-def _tracked_instances(meta: Meta, path: str, flags: FlagSet,
+def _tracked_instances(meta: Meta, name: str, flags: FlagSet,
                        timeout: float) -> tuple[list[str], int]:
-    """The resource instance objects workspace state at `path` tracks (deposed ones named
+    """The resource instance objects workspace `name`'s state tracks (deposed ones named
     so), read under its lock unless -lock=false; exit code 1 when it cannot be read."""
-    locker = FilesystemLocker(path) if flags.get("lock") else None
-    lock_id = ""
-    if locker is not None:
-        lock_id, diags = acquire(locker, new_lock_info("workspace-delete"), timeout)
-        if diags.has_errors:
-            _legacy_errors(meta, diags)
-            return [], 1
+    mgr, diags = meta.backend().state_manager(name, StateOptions(bool(flags.get("lock"))))
+    if mgr is None:
+        _legacy_errors(meta, diags)
+        return [], 1
+    diags = mgr.lock("workspace-delete", timeout)
+    if diags.has_errors:
+        _legacy_errors(meta, diags)
+        return [], 1
     try:
-        sf, rdiags = LocalState(path).read()
+        sf, rdiags = mgr.storage.read()
     finally:
-        if locker is not None:
-            release(locker, lock_id)
+        mgr.unlock()
     if rdiags.has_errors:
         _legacy_errors(meta, rdiags)
         return [], 1

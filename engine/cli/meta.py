@@ -1,11 +1,11 @@
 """What every command shares: the UI, the working directory, configuration and variables.
 
 `Meta` is built once per invocation by `main`; commands call `load_config`,
-`collect_variables` and `local_state`, and print diagnostics through `meta.ui`. Nothing
-here raises for bad input: results come with diagnostics.
+`collect_variables`, `backend` and `state_storage`, and print diagnostics through `meta.ui`.
+Nothing here raises for bad input: results come with diagnostics.
 
 Building a `Meta` selects the workspace (`.terraform/environment`, `TF_WORKSPACE`; see
-engine.states.workspaces) for the invocation: `local_state` is that workspace's state and
+engine.backend.workspaces) for the invocation: `state_storage` is that workspace's state and
 `terraform.workspace` evaluates to its name.
 """
 
@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from engine.backend import LocalBackend
+from engine.backend import LocalBackend, Storage, workspaces
+from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
 from engine.diags import Diagnostics, error
-from engine.states import LocalState, workspaces
-from engine.states.workspaces import DEFAULT_WORKSPACE
 from engine.values import Value
 
 if TYPE_CHECKING:
@@ -108,14 +107,14 @@ class Meta:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
         return workspaces.current(self.cwd, self.environ)
 
-    def backend(self) -> LocalBackend:
-        """The working directory's backend (the local backend until others are configured)."""
-        return LocalBackend(self.cwd)
+    def backend(self, state_path: str = "") -> LocalBackend:
+        """The working directory's backend (the local backend until others are configured);
+        `state_path` replaces the default workspace's state file (`-state=FILE`)."""
+        return LocalBackend(self.cwd, path=state_path or None)
 
-    def local_state(self) -> LocalState:
-        """The selected workspace's state; opening a workspace other than `default` creates
-        its directory, as terraform's local backend does."""
+    def state_storage(self, state_path: str = "") -> tuple[Storage | None, Diagnostics]:
+        """The selected workspace's state (or the state file `state_path`); opening a
+        workspace other than `default` creates its directory, as terraform's local backend
+        does."""
         name, _ = self.workspace()
-        layout = workspaces.LocalWorkspaces(self.cwd)
-        layout.ensure(name or DEFAULT_WORKSPACE)
-        return LocalState(layout.state_path(name))
+        return self.backend(state_path).storage("" if state_path else name)

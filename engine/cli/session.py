@@ -20,8 +20,7 @@ from engine.cli.hooks_ui import UiHooks
 from engine.cli.json_view import JsonHooks, JsonView
 from engine.cli.meta import Meta
 from engine.diags import Diagnostic, Diagnostics
-from engine.graph.signals import StopController
-from engine.operations import OperationRequest, PlanResult
+from engine.operations import OperationRequest, PlanResult, StopController
 from engine.plans.hooks import Hooks
 from engine.plans.model import Action, Plan
 from engine.plugin.loader import PluginRegistry

@@ -27,6 +27,7 @@ from engine.operations.requests import (
     ImportRequest,
     OperationRequest,
     PlanRequest,
+    StopController,
 )
 from engine.operations.results import (
     ApplyCounts,
@@ -52,6 +53,7 @@ __all__ = [
     "OperationView",
     "PlanRequest",
     "PlanResult",
+    "StopController",
     "apply",
     "apply_graph",
     "apply_node",

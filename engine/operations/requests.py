@@ -102,6 +102,7 @@ class ImportRequest(OperationRequest):
 
 __all__ = [
     "ApplyRequest",
+    "StopController",
     "Approve",
     "AskVariable",
     "ImportRequest",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from engine.backend.base import StateOptions
+from engine.backend.base import Backend, StateOptions
 from engine.diags import Diagnostics, error
 from engine.operations.prepare import go_error_text
 from engine.operations.requests import OperationRequest
@@ -58,4 +58,16 @@ def locked_state(
         request.view.state_manager(None)
 
 
-__all__ = ["as_lock_error", "locked_state"]
+def force_unlock(backend: Backend, workspace: str, lock_id: str) -> Diagnostics:
+    """`force-unlock LOCK_ID` on the workspace's state: "Failed to unlock state: <why>" when
+    refused (a wrong ID, no lock, a lock its live holder keeps), or when the backend cannot
+    lock at all."""
+    from engine.states.lock import force_unlock as unlock
+
+    locker = backend.locker(workspace)
+    if locker is None:
+        return Diagnostics([error("Failed to unlock state: the backend has no locks")])
+    return unlock(locker, lock_id)
+
+
+__all__ = ["as_lock_error", "force_unlock", "locked_state"]

@@ -14,7 +14,7 @@ from engine.cli.meta import Meta
 from engine.cli.ui import Ui
 from engine.core.scope import selected_workspace
 from engine.diags import Diagnostics
-from engine.states import workspaces as ws
+from engine.backend import workspaces as ws
 from engine.states.state import Resource, ResourceInstance, ResourceInstanceObject, State
 
 
