@@ -194,6 +194,13 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
                     "Provider produced inconsistent result after apply",
                     f"When applying changes to {addr}, provider \"{b.addr}\" produced an "
                     f"unexpected new value: {p}." + BUG))
+        if not failed and not new.is_null and not new.is_wholly_known():
+            diags.append(error(
+                "Provider returned invalid result object after apply",
+                f"After the apply operation, the provider still indicated an unknown value "
+                f"for {addr}. All values must be known after apply, so this is always a bug "
+                "in the provider and should be reported in the provider's own repository."))
+            failed, new = True, empty
         new_marked = _marked(b, new, config) if not new.is_null else new
         tainted = failed and action in (Action.CREATE, Action.DELETE_THEN_CREATE,
                                         Action.CREATE_THEN_DELETE)

@@ -173,12 +173,12 @@ def ops(graph: nx.DiGraph) -> dict[str, Op]:
 def op_dependencies(graph: nx.DiGraph) -> dict[str, list[str]]:
     """For every op (by `node_id`), the ops it waits for, directly or through configuration
     nodes and barriers, sorted: what a scheduler must have finished before starting it."""
-    out: dict[str, list[str]] = {}
-    for n in graph.nodes:
-        if isinstance(n, Op):
-            out[node_id(n)] = sorted(node_id(a) for a in nx.ancestors(graph, n)
-                                     if isinstance(a, Op))
-    return out
+    return {node_id(n): op_dependencies_of(graph, n) for n in graph.nodes if isinstance(n, Op)}
+
+
+def op_dependencies_of(graph: nx.DiGraph, op: Op) -> list[str]:
+    """The ops (by `node_id`) `op` waits for, sorted."""
+    return sorted(node_id(a) for a in nx.ancestors(graph, op) if isinstance(a, Op))
 
 
 def apply_one(run: Any, op: Op, parallelism: int = 1, stop: Any = None) -> NodeResult:
@@ -232,6 +232,7 @@ __all__ = [
     "merge_results",
     "node_id",
     "op_dependencies",
+    "op_dependencies_of",
     "ops",
     "parse_node_address",
 ]

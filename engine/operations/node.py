@@ -38,10 +38,12 @@ from engine.apply.node import (
     apply_one,
     merge_results,
     op_dependencies,
+    op_dependencies_of,
     ops,
 )
 from engine.configs import Config
 from engine.diags import Diagnostics, error
+from engine.graph.builder_apply import Op
 from engine.graph.signals import StopController
 from engine.graph.walker import walk
 from engine.operations.planfiles import snapshot_configuration
@@ -89,6 +91,13 @@ def _results(given: Iterable[DependencyResult]) -> list[NodeResult]:
     return [r if isinstance(r, NodeResult) else NodeResult.from_json(dict(r)) for r in given]
 
 
+def _missing(run: ApplyRun, op: Op, given: list[NodeResult], completed: Iterable[str]
+             ) -> list[str]:
+    """The nodes `op` waits for that are neither given nor completed."""
+    done = {r.id for r in given} | set(completed)
+    return [n for n in op_dependencies_of(run.graph, op) if n not in done]
+
+
 def _registry(working_dir: str, registry: ProviderRegistry | None) -> tuple[ProviderRegistry, bool]:
     if registry is not None:
         return registry, False
@@ -129,6 +138,7 @@ def apply_node(
     working_dir: str,
     config: Config | None = None,
     state: State | None = None,
+    completed: Iterable[str] = (),
     registry: ProviderRegistry | None = None,
     hooks: Hooks = NO_HOOKS,
     stop: StopController | None = None,
@@ -137,8 +147,9 @@ def apply_node(
     `ADDR (destroy)`, ...) of the saved `plan`.
 
     The working state is `state` (None: the plan's prior state) with `dependency_results`
-    (NodeResults or their `to_json()` data, in completion order) merged in: it must hold the
-    results of every node this one waits for. `working_dir` is where the providers are
+    (NodeResults or their `to_json()` data, in completion order) merged in. Every node this
+    one waits for must be among the results given or in `completed` (node ids whose results
+    `state` already holds), else the result is the error "Dependencies not applied". `working_dir` is where the providers are
     installed (`.terraform/providers`) and relative paths resolve; `config` the plan's
     configuration (None: loaded from the plan's snapshot). Provider processes of a registry
     made here are stopped before returning. Never raises for bad input: problems are the
@@ -147,7 +158,8 @@ def apply_node(
     if pf is None:
         return NodeResult(address, address, "apply", diagnostics=diags)
     base = _prior(pf) if state is None else state
-    working = merge_results(base, _results(dependency_results))
+    given = _results(dependency_results)
+    working = merge_results(base, given)
     reg, owned = _registry(working_dir, registry)
     try:
         run, more = _prepared(pf, working, working_dir, config, reg, hooks)
@@ -159,6 +171,12 @@ def apply_node(
             diags.append(error("No such node in the plan",
                                f"The saved plan has no change to apply as {address!r}."))
             return NodeResult(address, address, "apply", diagnostics=diags)
+        missing = _missing(run, op, given, completed)
+        if missing:
+            diags.append(error(
+                "Dependencies not applied",
+                f"{address} waits for {', '.join(missing)}, whose results were not given."))
+            return NodeResult(address, address, op.kind, op.deposed, diagnostics=diags)
         result = apply_one(run, op, stop=stop)
         result.diagnostics.items[:0] = diags.items
         return result
