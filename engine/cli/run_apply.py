@@ -104,11 +104,13 @@ def _summary(session: Session, mode: PlanMode, c: ApplyCounts, outputs: dict[str
         return
     ui = session.ui
     if destroy:
-        ui.out(f"[reset][bold][green]\nDestroy complete! Resources: {c.removed} destroyed.")
+        ui.out(f"[reset][bold][green]\nDestroy complete! Resources: {c.removed} destroyed.\n",
+               newline=False)
         return
     imported = f"{c.imported} imported, " if c.imported else ""
     ui.out("[reset][bold][green]\nApply complete! Resources: "
-           f"{imported}{c.added} added, {c.changed} changed, {c.removed} destroyed.")
+           f"{imported}{c.added} added, {c.changed} changed, {c.removed} destroyed.\n",
+           newline=False)
     _print_outputs(session, outputs)
 
 
@@ -119,7 +121,7 @@ def _print_outputs(session: Session, outputs: dict[str, Any]) -> None:
         return
     from engine.values.format import format_value
 
-    ui.out("[reset][bold][green]\nOutputs:\n")
+    ui.out("[reset][bold][green]\nOutputs:\n\n", newline=False)
     lines = []
     for name in sorted(outputs):
         ov = outputs[name]

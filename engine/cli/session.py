@@ -96,7 +96,12 @@ class Session:
             return
         from engine.plans.render_human import render_plan
 
-        self.ui.raw(render_plan(result.plan, result.schemas, result.relevant_attributes))
+        text = render_plan(result.plan, result.schemas, result.relevant_attributes)
+        if self.ui.color:
+            from engine.cli.plan_color import color_plan
+
+            text = color_plan(text)
+        self.ui.raw(text)
 
     def applying_saved_plan(self, plan: Plan) -> None:
         if self.json is not None:

@@ -199,13 +199,26 @@ def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode
             action = Action.NOOP if before_ov is None else Action.DELETE
         elif before_ov is None:
             action = Action.CREATE
-        elif after.is_wholly_known() and after.unmark_deep()[0] == before.unmark_deep()[0]:
+        elif after.is_wholly_known() and _same_json(after, before):
             action = Action.NOOP
         else:
             action = Action.UPDATE
         out.append(OutputChange(name, action, before, after, sensitive or bool(
             before_ov is not None and before_ov.sensitive)))
     return out
+
+
+def _same_json(a: Value, b: Value) -> bool:
+    """Whether two known output values are the same as terraform compares outputs: by their
+    JSON (an object and a map of the same elements are equal), marks aside."""
+    from engine.states.codec import encode_value
+
+    pa, pb = a.unmark_deep()[0], b.unmark_deep()[0]
+    if pa == pb:
+        return True
+    if not pb.is_wholly_known():
+        return False
+    return bool(encode_value(pa) == encode_value(pb))
 
 
 def make_plan(
