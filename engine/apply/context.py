@@ -15,7 +15,9 @@ from typing import Any, Protocol
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
 from engine.apply.progress import Ticker
+from engine.core.instances import InstanceTree
 from engine.diags import Diagnostics
+from engine.plans.hooks import Hooks
 from engine.plans.model import Plan, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext
 from engine.plans.planner_expand import expand_resource
@@ -79,11 +81,11 @@ class ApplyContext:
     _mu: threading.Lock = field(default_factory=threading.Lock)
 
     @property
-    def tree(self) -> Any:
+    def tree(self) -> InstanceTree:
         return self.pctx.tree
 
     @property
-    def hooks(self) -> Any:
+    def hooks(self) -> Hooks:
         return self.pctx.hooks
 
     def change(self, addr: AbsResourceInstance, deposed: str = "") -> ResourceInstanceChange | None:

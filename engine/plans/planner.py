@@ -41,6 +41,7 @@ from engine.addrs import (
 )
 from engine.checks import ChecksState, in_module
 from engine.checks.blocks import assert_check_block
+from engine.configs import Config
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning
@@ -168,7 +169,7 @@ def _check_block(ctx: PlanContext, node: Node, chk: Any) -> Diagnostics:
     return out
 
 
-def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode,
+def output_changes(tree: InstanceTree, config: Config, prior: State, mode: PlanMode,
                    targeted: bool = False) -> list[OutputChange]:
     """Root output changes against the prior state's outputs. A targeted destroy plan
     changes no output (terraform's destroy graph gives root outputs no resource
@@ -222,7 +223,7 @@ def _same_json(a: Value, b: Value) -> bool:
 
 
 def make_plan(
-    config: Any,
+    config: Config,
     prior_state: StateFile | None,
     registry: ProviderRegistry,
     options: PlanOptions,
