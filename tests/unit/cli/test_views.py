@@ -13,10 +13,10 @@ from engine.cli.cmd_graph import render_dot
 from engine.cli.cmd_providers import normalise_constraint
 from engine.cli.hooks_ui import UiHooks, go_duration, truncate_id
 from engine.cli.json_view import JsonHooks, JsonView, change_message, resource_addr
-from engine.operations.hooks import CountHooks, FanOutHooks
 from engine.cli.ui import Ui
 from engine.diags import error
 from engine.graph.builder_nodes import RESOURCE, Node
+from engine.operations.hooks import CountHooks, FanOutHooks
 from engine.plans.model import Action, ActionReason, ResourceInstanceChange
 from engine.values import NULL_DYNAMIC
 
