@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -34,6 +34,10 @@ from engine.states import gojson
 from engine.states.journal import RESULT, Record, object_from_json, object_to_json, replay
 from engine.states.state import ResourceInstanceObject, State
 from engine.states.sync import SyncState
+
+if TYPE_CHECKING:
+    from engine.apply.applier import ApplyRun
+    from engine.graph.signals import StopController
 
 #: The kinds of `Op`: apply (create, update, read, the create half of a replacement),
 #: destroy (of the current object, a deposed one, or `cbd`: the object a
@@ -181,9 +185,10 @@ def op_dependencies_of(graph: nx.DiGraph, op: Op) -> list[str]:
     return sorted(node_id(a) for a in nx.ancestors(graph, op) if isinstance(a, Op))
 
 
-def apply_one(run: Any, op: Op, parallelism: int = 1, stop: Any = None) -> NodeResult:
-    """Apply `op` of `run` (an `engine.apply.applier.ApplyRun`) alone; see the module
-    docstring. The ops it depends on must be in the working state already."""
+def apply_one(run: ApplyRun, op: Op, parallelism: int = 1,
+              stop: StopController | None = None) -> NodeResult:
+    """Apply `op` of `run` alone; see the module docstring. The ops it depends on must be in
+    the working state already."""
     from engine.apply.applier import step
     from engine.apply.instance import apply_instance
 

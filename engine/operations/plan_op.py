@@ -12,6 +12,8 @@ and recovery warnings, then the plan, then its diagnostics, then the unlock's.
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.configs import Config
 from engine.diags import Diagnostics
 from engine.operations.planfiles import config_snapshot, read_lock_file, with_base
@@ -39,7 +41,7 @@ def plan(request: PlanRequest) -> PlanResult:
         with locked_state(request, "OperationTypePlan") as (mgr, ldiags):
             seen = len(ldiags)
             if mgr is None or ldiags.has_errors:
-                _fail(request, result, ldiags)
+                _show(request, result.diagnostics, ldiags)
                 return result
             view.diagnostics(ldiags)
             result.diagnostics.extend(ldiags)
@@ -124,7 +126,9 @@ def _shown(request: PlanRequest, result: PlanResult, config: Config,
 def _plan_and_save(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs,
                    mgr: StateManager, result: PlanResult) -> None:
     planned = plan_locked(request, registry, inputs, mgr, check_state_providers=True)
-    result.__dict__.update({k: v for k, v in planned.__dict__.items() if k != "diagnostics"})
+    for f in dataclasses.fields(PlanResult):
+        if f.name != "diagnostics":
+            setattr(result, f.name, getattr(planned, f.name))
     diags = planned.diagnostics
     plan_ = planned.plan
     if plan_ is not None and not plan_.errored and not diags.has_errors \
@@ -144,10 +148,6 @@ def _plan_and_save(request: PlanRequest, registry: ProviderRegistry, inputs: Inp
 def _show(request: PlanRequest, into: Diagnostics, diags: Diagnostics) -> None:
     request.view.diagnostics(diags)
     into.extend(diags)
-
-
-def _fail(request: PlanRequest, result: PlanResult, diags: Diagnostics) -> None:
-    _show(request, result.diagnostics, diags)
 
 
 __all__ = ["load_inputs", "plan", "plan_locked"]
