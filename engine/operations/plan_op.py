@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.configs import Config
 from engine.diags import Diagnostics
 from engine.operations.planfiles import config_snapshot, read_lock_file, with_base
 from engine.operations.prepare import Inputs, load_configuration, prepare_inputs
@@ -98,14 +97,14 @@ def plan_locked(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs
     result.schemas = planned.schemas
     result.relevant_attributes = planned.relevant_attributes
     result.interrupted = stop_requested(request)
-    result.shown = _shown(request, result, inputs.config, registry)
+    result.shown = _shown(request, result, inputs, registry)
     if request.command != "refresh":  # terraform's refresh shows no plan, only the outputs
         request.view.plan(result)
     diags.extend(planned.diagnostics)
     return result
 
 
-def _shown(request: PlanRequest, result: PlanResult, config: Config,
+def _shown(request: PlanRequest, result: PlanResult, inputs: Inputs,
            registry: ProviderRegistry) -> bool:
     """Whether a human view shows the plan: not when it errored without changes and
     terraform would have stopped before showing one — it stops in its validate walk (which
@@ -118,9 +117,11 @@ def _shown(request: PlanRequest, result: PlanResult, config: Config,
     walked = result.refreshed is not result.prev_run
     if request.command != "plan" or not walked:
         return False
+    if inputs.validated:
+        return True
     from engine.operations.validate import check_config
 
-    return not check_config(config, request.working_dir, registry).has_errors
+    return not check_config(inputs.config, request.working_dir, registry).has_errors
 
 
 def _plan_and_save(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs,

@@ -61,6 +61,8 @@ class Inputs:
     config: Config
     variables: dict[str, Value]
     given: dict[str, Value] = field(default_factory=dict)
+    #: whether terraform's whole validate walk already passed (not only the static checks)
+    validated: bool = False
 
 
 def load_configuration(working_dir: str, directory: str = ".") -> tuple[Config | None, Diagnostics]:
@@ -128,7 +130,9 @@ def prepare_inputs(
     """The configuration's inputs, checked: "No configuration files", the dependency lock
     file against the configuration and the installed plugins, the root input values, then
     the validation terraform's validate walk does before planning (references, resource
-    attribute references against their schemas, provisioner blocks). None with errors."""
+    attribute references against their schemas, provisioner blocks; for a configuration
+    without resources the whole walk, expressions evaluated with unknown inputs, as the
+    planner then has nothing to validate with providers). None with errors."""
     diags = Diagnostics()
     if not config.module.files and mode is not PlanMode.DESTROY:
         detail = NO_CONFIG_DETAIL["plan" if command == "plan" else "apply"]
@@ -143,10 +147,24 @@ def prepare_inputs(
     diags.extend(d for d in more if d.summary != VALIDATION_FAILED)
     if diags.has_errors:
         return None, diags
+    if not declares_resources(config):
+        # terraform's whole validate walk: references, then every expression evaluated with
+        # unknown inputs (problems of both kinds are reported together)
+        from engine.operations.validate import check_config
+
+        checked = check_config(config, working_dir)
+        if checked.has_errors:
+            return None, Diagnostics([*diags, *checked])
+        return Inputs(config, given.values, given.given, validated=True), diags
     static = validate_statically(config, registry)
     if static.has_errors:
         return None, Diagnostics([*diags, *(d for d in static if d.is_error)])
     return Inputs(config, given.values, given.given), diags
+
+
+def declares_resources(config: Config) -> bool:
+    """Whether any module of the configuration declares a resource or data source."""
+    return any(node.module.all_resources() for node in config.walk())
 
 
 def validate_statically(config: Config, registry: ProviderRegistry) -> Diagnostics:
