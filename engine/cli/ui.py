@@ -62,7 +62,7 @@ def strip_unavailable_source(text: str) -> str:
                 continue
             skipping = False
         out.append(line)
-        if body.startswith("  on <"):
+        if body.startswith("  on <") or body.startswith("  on  line "):
             out.append(("│ " if line.startswith("│ ") else "") + "  (source code not available)")
             skipping = True
     return "\n".join(out)
@@ -113,7 +113,9 @@ class Ui:
             if diag.detail:
                 diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, width))
             text = render_diagnostic(diag, color=self.color, box=self.color)
-            if diag.subject is not None and diag.subject.filename.startswith("<"):
+            if diag.subject is not None and (
+                diag.subject.filename.startswith("<") or not diag.subject.filename
+            ):
                 text = strip_unavailable_source(text)
             if diag.is_error:
                 self.stderr.write(text)
@@ -124,11 +126,14 @@ class Ui:
 
     def legacy_diagnostics(self, diags: Iterable[Diagnostic]) -> None:
         """Diagnostics as terraform's older commands print them (`state`, `taint`, ...):
-        each followed by one more blank line on its stream."""
+        each passed through cli.Ui (errors in red when colour is on), so followed by one more
+        line break on its stream."""
         for diag in diags:
+            if diag.is_error and self.color:
+                self.stderr.write("\x1b[31m")
             self.diagnostics([diag])
             if diag.is_error:
-                self.err("")
+                self.err("\x1b[0m\x1b[0m" if self.color else "")
             else:
                 self.out("")
 
