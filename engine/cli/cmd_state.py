@@ -24,7 +24,14 @@ from engine.cli import state_help
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.meta import Meta
 from engine.cli.state_addrs import parse_abs_resource_instance_str
-from engine.cli.state_meta import NO_STATE, go_error, lookup_instances, parse_flags, ui_error
+from engine.cli.state_meta import (
+    NO_STATE,
+    go_error,
+    lookup_instances,
+    parse_flags,
+    show_diagnostics,
+    ui_error,
+)
 from engine.cli.state_view import json_resources, load_schemas, render_instance, state_providers
 from engine.diags import Diagnostics
 from engine.plugin.loader import PluginRegistry
@@ -140,7 +147,7 @@ def run_state_list(meta: Meta, args: list[str]) -> int:
             selected.extend(found)
             diags.extend(more)
         if diags.has_errors:
-            meta.ui.legacy_diagnostics(diags)
+            show_diagnostics(meta, diags)
             return 1
     ident = str(fs.get("id"))
     lines = []

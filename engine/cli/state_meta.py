@@ -68,6 +68,26 @@ def go_error(diags: Iterable[Diagnostic]) -> str:
     return f"{len(errs)} problems:\n\n" + "\n".join(f"- {e}" for e in errs)
 
 
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+               "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
+def go_quote(text: str) -> str:
+    """Go's `%q` (strconv.Quote) of `text`: printable characters kept, the rest escaped."""
+    out = ['"']
+    for ch in text:
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x10000:
+            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 0x80 else f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    out.append('"')
+    return "".join(out)
+
+
 def ui_error(meta: Meta, text: str) -> None:
     """terraform's `Ui.Error`: the text in red when colour is on, then a newline."""
     meta.ui.err(f"[red]{text}[reset]" if meta.ui.color else text)
@@ -169,11 +189,27 @@ def write_state(meta: Meta, mgr: StateManager, sf: StateFile) -> bool:
     return True
 
 
+def _diag_order(diag: Diagnostic) -> tuple[object, ...]:
+    """tfdiags' sort order: warnings first, then sourceless ones, then by file and position
+    (a stable sort keeps the rest as produced)."""
+    rng = diag.subject
+    if rng is None:
+        return (diag.is_error, False)
+    name = rng.filename
+    return (diag.is_error, True, name.count("/"), name, rng.start.byte, rng.end.byte)
+
+
+def show_diagnostics(meta: Meta, diags: Iterable[Diagnostic]) -> None:
+    """terraform's Meta.showDiagnostics for the state commands: sorted, then printed through
+    cli.Ui (see `Ui.legacy_diagnostics`)."""
+    meta.ui.legacy_diagnostics(sorted(diags, key=_diag_order))
+
+
 def lock_state(meta: Meta, mgr: StateManager, operation: str, timeout: float) -> bool:
     """Take the lock for `operation` ("state-mv", ...); terraform's diagnostics when not."""
     diags = mgr.lock(operation, timeout)
     if diags.has_errors:
-        meta.ui.legacy_diagnostics(diags)
+        show_diagnostics(meta, diags)
         return False
     return True
 
@@ -181,7 +217,7 @@ def lock_state(meta: Meta, mgr: StateManager, operation: str, timeout: float) ->
 def unlock_state(meta: Meta, mgr: StateManager) -> None:
     diags: Diagnostics = mgr.unlock()
     if diags.has_errors:
-        meta.ui.legacy_diagnostics(diags)
+        show_diagnostics(meta, diags)
 
 
 def lookup_instances(

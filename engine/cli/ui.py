@@ -48,14 +48,22 @@ def wrap_detail(detail: str, width: int) -> str:
     return "\n".join(out)
 
 
+_ANSI = r"(?:\x1b\[[0-9;]*m)*"
+_RULE = re.compile(f"^({_ANSI}│{_ANSI} (?:\x1b\\[[0-9;]*m)?)")
+_ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def strip_unavailable_source(text: str) -> str:
     """Replace the source lines under `on <name> line N:` with "(source code not available)"
-    for pseudo-files (`<console-input>`, `<value for var.x>`): Terraform keeps no source for
-    text that did not come from a configuration file."""
+    for pseudo-files (`<console-input>`, `<value for var.x>`, the nameless one of a
+    command-line address): Terraform keeps no source for text that did not come from a
+    configuration file."""
     out: list[str] = []
     skipping = False
     for line in text.split("\n"):
-        body = line[2:] if line.startswith("│ ") else line
+        rule = _RULE.match(line)
+        prefix = rule.group(1) if rule else ""
+        body = _ANSI_CODE.sub("", line[len(prefix):])
         if skipping:
             stripped = body.strip()
             if stripped and stripped != "│" and (stripped[0].isdigit() or stripped[0] in "├│"):
@@ -63,7 +71,7 @@ def strip_unavailable_source(text: str) -> str:
             skipping = False
         out.append(line)
         if body.startswith("  on <") or body.startswith("  on  line "):
-            out.append(("│ " if line.startswith("│ ") else "") + "  (source code not available)")
+            out.append(prefix + "  (source code not available)")
             skipping = True
     return "\n".join(out)
 
