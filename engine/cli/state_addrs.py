@@ -51,7 +51,7 @@ def _span(steps: list[_Step]) -> Range:
 def parse_traversal(text: str) -> tuple[list[_Step], Diagnostics]:
     """hclsyntax's ParseTraversalAbs over `text` (a pseudo-file with no name)."""
     file = SourceFile("", text)
-    tokens = lx.lex(file)
+    tokens = lx.lex(file, stop=len(text.rstrip()))  # trailing blanks make no token in HCL
     diags = lx.check_invalid_tokens(tokens)
     kinds = [k for k in range(len(tokens)) if tokens.kinds[k] not in _SKIP]
     pos = 0
