@@ -19,7 +19,6 @@ snapshot with its own lineage and serial (`SnapshotWriter`).
 
 from __future__ import annotations
 
-import sys
 from typing import Protocol, runtime_checkable
 
 from engine.backend import StateOptions
@@ -91,7 +90,9 @@ def check_valid_import(new: StateFile, existing: StateFile | None) -> str:
 def _read_source(meta: Meta, path: str) -> StateFile | None:
     """The state file to push (stdin for "-"); None after printing terraform's error."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        stdin = meta.ui.stdin
+        buffer = getattr(stdin, "buffer", None)
+        data = buffer.read() if buffer is not None else stdin.read().encode("utf-8")
     else:
         try:
             with open(path, "rb") as fh:

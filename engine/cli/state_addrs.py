@@ -186,12 +186,14 @@ def _resource_under_module(
     """terraform's parseResourceInstanceUnderModule (ParseTarget's second half)."""
     diags = Diagnostics()
     mode = ResourceMode.MANAGED
+    # An ephemeral resource is never in state: its type keeps the "ephemeral." prefix, so
+    # the address prints as terraform prints it and matches nothing.
+    type_prefix = ""
     root = remain[0][1] if remain[0][0] == "name" else ""
     if root == "data":
         mode, remain = ResourceMode.DATA, remain[1:]
-    elif root == "ephemeral":
-        remain = remain[1:]
-    elif root == "resource":
+    elif root in ("ephemeral", "resource"):
+        type_prefix = "ephemeral." if root == "ephemeral" else ""
         remain = remain[1:]
     elif root in _RESERVED:
         diags.append(error(
@@ -213,7 +215,7 @@ def _resource_under_module(
     if remain[1][0] != "name":
         diags.append(error("Invalid address", "A resource name is required.", remain[1][2]))
         return None, diags
-    resource = Resource(mode, str(remain[0][1]), str(remain[1][1]))
+    resource = Resource(mode, type_prefix + str(remain[0][1]), str(remain[1][1]))
     remain = remain[2:]
     if not remain:
         return AbsResourceInstance(module, resource, NO_KEY), diags

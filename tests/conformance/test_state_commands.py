@@ -11,10 +11,15 @@ during the run, the contents compared).
 
 Normalised only: the order of lines terraform prints from Go map iteration (the modules of a
 module move, the resources of replace-provider), lock IDs and times, and directory names.
+
+groundplan runs in this process (`engine.cli.main.run` with captured streams, in the case's
+directory), as `main` runs it, to spare a Python start per case; the help texts, the cases
+without state and the locked-state cases start it as a process, as a user does.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -24,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.cli.main import run as run_cli
+from engine.cli.ui import Ui
 from engine.plugin.sdk.package import package
 from tests.conformance.harness import Run, require_terraform, run_groundplan, run_terraform
 
@@ -86,7 +93,7 @@ output "r" {
 """
 INNER = 'resource "terraform_data" "i" {}\n'
 
-_BACKUP = re.compile(r"^terraform\.tfstate\.(\d+)\.backup$")
+_BACKUP = re.compile(r"^(.+\.tfstate)\.(\d+)\.backup$")
 
 
 @pytest.fixture(scope="module")
@@ -128,26 +135,47 @@ def _files(d: Path) -> dict[str, bytes]:
     return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
 
 
-def _one(tool: str, d: Path, args: list[str], stdin: str | None) -> Side:
+def run_groundplan_here(workdir: Path, args: list[str], stdin: str | None) -> Run:
+    """groundplan's CLI in this process, as `engine.cli.main.main` runs it."""
+    out, err = io.StringIO(), io.StringIO()
+    inp = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
+    color = not any(a in ("-no-color", "--no-color") for a in args)
+    argv = list(args) if color else [a for a in args if a not in ("-no-color", "--no-color")]
+    old = os.getcwd()
+    os.chdir(workdir)
+    try:
+        code = run_cli(argv, Ui(stdout=out, stderr=err, stdin=inp, color=color))
+    finally:
+        os.chdir(old)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def _one(tool: str, d: Path, args: list[str], stdin: str | None, process: bool = False) -> Side:
     started = time.time()
-    run = (run_terraform if tool == "tf" else run_groundplan)(d, *args, stdin=stdin)
+    if tool == "tf":
+        run = run_terraform(d, *args, stdin=stdin)
+    elif process:
+        run = run_groundplan(d, *args, stdin=stdin)
+    else:
+        run = run_groundplan_here(d, args, stdin)
     return Side(run, _files(d), started, time.time())
 
 
 def side_by_side(
     tmp_path: Path, base: str | None, args: list[str], stdin: str | None = None,
-    extra: dict[str, str] | None = None,
+    extra: dict[str, str] | None = None, process: bool = False,
 ) -> tuple[Side, Side]:
-    """Run `args` in two copies of a directory holding `base` (None: no state) and `extra`."""
+    """Run `args` in two copies of a directory holding `base` (None: no state) and `extra`
+    (groundplan as a process when `process`)."""
     out = []
     for tool in ("tf", "gp"):
         d = tmp_path / tool
-        d.mkdir()
+        d.mkdir(parents=True)
         if base is not None:
             (d / "terraform.tfstate").write_text(base)
         for name, text in (extra or {}).items():
             (d / name).write_text(text)
-        out.append(_one(tool, d, args, stdin))
+        out.append(_one(tool, d, args, stdin, process))
     return out[0], out[1]
 
 
@@ -186,10 +214,21 @@ def _backups_normalised(side: Side) -> dict[str, bytes]:
     for name, data in side.files.items():
         m = _BACKUP.match(name)
         if m:
-            assert int(side.started) <= int(m.group(1)) <= int(side.finished) + 1, name
-            name = "terraform.tfstate.<unix>.backup"
+            assert int(side.started) <= int(m.group(2)) <= int(side.finished) + 1, name
+            name = f"{m.group(1)}.<unix>.backup"
         out[name] = data
     return out
+
+
+_LINEAGE = re.compile(rb'"lineage": "[0-9a-f-]{36}"')
+
+
+def _fresh_lineages(side: Side, *names: str) -> Side:
+    """`side` with the lineage of the named files (states created by the run, whose lineage
+    is new and random) replaced by a placeholder."""
+    files = {n: _LINEAGE.sub(b'"lineage": "<new>"', d) if n.startswith(names) else d
+             for n, d in side.files.items()}
+    return Side(side.run, files, side.started, side.finished)
 
 
 def assert_same(tf: Side, gp: Side, what: str) -> None:
@@ -280,7 +319,8 @@ def test_state_mv_to_another_state_file_matches_terraform(tmp_path: Path, base_s
                         (sub / tool / name).write_bytes(data)
             tf = _one("tf", sub / "tf", args, None)
             gp = _one("gp", sub / "gp", args, None)
-        assert_same(tf, gp, " ".join(args))
+        new = ("other.tfstate", "third.tfstate", "b1", "b2")
+        assert_same(_fresh_lineages(tf, *new), _fresh_lineages(gp, *new), " ".join(args))
 
 
 RM_CASES: list[tuple[str, list[str]]] = [
@@ -448,7 +488,7 @@ NO_STATE_CASES = [
 
 @pytest.mark.parametrize("args", NO_STATE_CASES, ids=[" ".join(a) for a in NO_STATE_CASES])
 def test_without_state_matches_terraform(tmp_path: Path, args: list[str]) -> None:
-    tf, gp = side_by_side(tmp_path, None, args)
+    tf, gp = side_by_side(tmp_path, None, args, process=True)
     assert_same(tf, gp, " ".join(args))
 
 
@@ -462,7 +502,7 @@ HELP_CASES = [
 
 @pytest.mark.parametrize("args", HELP_CASES, ids=[" ".join(a) for a in HELP_CASES])
 def test_help_matches_terraform(tmp_path: Path, args: list[str]) -> None:
-    tf, gp = side_by_side(tmp_path, None, args)
+    tf, gp = side_by_side(tmp_path, None, args, process=True)
     assert_same(tf, gp, " ".join(args))
 
 
@@ -502,11 +542,12 @@ def test_locked_state_matches_terraform(tmp_path: Path, base_state: str,
         lock_id, err = locker.lock(new_lock_info("OperationTypeApply"))
         assert err is None
         try:
-            side = _one(tool, d, command, None)
+            side = _one(tool, d, command, None, process=True)
         finally:
             release(locker, lock_id)
         text = re.sub(r"(ID|Created|Path):\s+.*", r"\1: <x>", side.run.stderr)
-        sides.append(Side(Run(side.run.code, side.run.stdout, text), side.files,
+        files = {n: b for n, b in side.files.items() if n != ".terraform.tfstate.lock.info"}
+        sides.append(Side(Run(side.run.code, side.run.stdout, text), files,
                           side.started, side.finished))
     tf, gp = sides
     assert "Error acquiring the state lock" in gp.run.stderr
