@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.backend import StateOptions
+from engine.backend.base import DEFAULT_OPTIONS
 from engine.cli.main import run
 from engine.cli.meta import Meta
 from engine.cli.ui import Ui
@@ -94,7 +95,7 @@ class MemoryBackend:
         return self._locker
 
     def state_manager(
-        self, workspace: str, options: StateOptions = StateOptions()
+        self, workspace: str, options: StateOptions = DEFAULT_OPTIONS
     ) -> tuple[StateManager, Diagnostics]:
         return StateManager(self._storage, self._locker if options.lock else None), Diagnostics()
 
