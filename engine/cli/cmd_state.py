@@ -37,7 +37,7 @@ from engine.diags import Diagnostics
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile
-from engine.states.edit import find_instance, instance_address, instance_order
+from engine.states.edit import instance_address, instance_order
 from engine.states.state import ResourceInstanceObject, State
 
 NO_INSTANCE = (
@@ -150,9 +150,10 @@ def run_state_list(meta: Meta, args: list[str]) -> int:
             show_diagnostics(meta, diags)
             return 1
     ident = str(fs.get("id"))
+    by_addr = {instance_address(rs, inst): inst for rs in state.resources for inst in rs.instances}
     lines = []
     for addr in selected:
-        inst = find_instance(state, addr)
+        inst = by_addr.get(addr)
         if inst is None:
             continue
         if not ident or ident == _legacy_id(inst.current):

@@ -20,8 +20,6 @@ the lock and writes the timestamped backup first (see `state_meta.open_state`).
 
 from __future__ import annotations
 
-import copy
-
 from engine.addrs import AbsResource, AbsResourceInstance, ModuleInstance, ResourceMode
 from engine.cli import state_help
 from engine.cli.args import FlagSet
@@ -46,6 +44,7 @@ from engine.cli.state_meta import (
 )
 from engine.diags import Diagnostics, error
 from engine.states import edit
+from engine.states.edit import copy_state_file
 from engine.states.manager import StateManager
 from engine.states.state import State, StateFile
 
@@ -104,7 +103,7 @@ def run_state_mv(meta: Meta, args: list[str]) -> int:
         if sf_from is None:
             ui_error(meta, NO_STATE)
             return 1
-        sf_from = copy.deepcopy(sf_from)
+        sf_from = copy_state_file(sf_from)
         mgr_to, sf_to = mgr_from, sf_from
         if state_out:
             opened = open_state(meta, state_out, str(fs.get("backup-out")), lock)
@@ -118,7 +117,7 @@ def run_state_mv(meta: Meta, args: list[str]) -> int:
             found, ok = read_state(meta, mgr_to, "Failed to refresh destination state")
             if not ok:
                 return 1
-            sf_to = copy.deepcopy(found) if found is not None else StateFile(State())
+            sf_to = copy_state_file(found) if found is not None else StateFile(State())
         return _move(meta, rest, bool(fs.get("dry-run")), (mgr_from, sf_from), (mgr_to, sf_to))
     finally:
         for mgr in reversed(held):

@@ -10,8 +10,6 @@ and no change. The change takes the lock and writes the timestamped backup first
 
 from __future__ import annotations
 
-import copy
-
 from engine.cli import state_help
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
@@ -33,7 +31,12 @@ from engine.cli.state_meta import (
     write_state,
 )
 from engine.diags import Diagnostics, error
-from engine.states.edit import address_of, replace_provider, resources_using
+from engine.states.edit import (
+    address_of,
+    copy_state_file,
+    replace_provider,
+    resources_using,
+)
 
 
 def run_state_replace_provider(meta: Meta, args: list[str]) -> int:
@@ -70,7 +73,7 @@ def run_state_replace_provider(meta: Meta, args: list[str]) -> int:
         if sf is None:
             ui_error(meta, NO_STATE)
             return 1
-        sf = copy.deepcopy(sf)
+        sf = copy_state_file(sf)
         matching = resources_using(sf.state, from_)
         if not matching:
             meta.ui.out("No matching resources found.")

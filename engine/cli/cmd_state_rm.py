@@ -12,8 +12,6 @@ The change takes the lock (`-lock`, `-lock-timeout`) and writes the timestamped 
 
 from __future__ import annotations
 
-import copy
-
 from engine.addrs import AbsResourceInstance
 from engine.cli import state_help
 from engine.cli.args import FlagSet
@@ -35,7 +33,7 @@ from engine.cli.state_meta import (
     write_state,
 )
 from engine.diags import Diagnostics, error
-from engine.states.edit import forget_instance
+from engine.states.edit import copy_state_file, forget_instance
 
 
 def run_state_rm(meta: Meta, args: list[str]) -> int:
@@ -60,7 +58,7 @@ def run_state_rm(meta: Meta, args: list[str]) -> int:
         if sf is None:
             ui_error(meta, NO_STATE)
             return 1
-        sf = copy.deepcopy(sf)
+        sf = copy_state_file(sf)
         selected: list[AbsResourceInstance] = []
         diags = Diagnostics()
         for text in rest:

@@ -16,7 +16,9 @@ Every function edits the `State` it is given in place; none reads or writes file
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.addrs import (
     AbsProviderConfig,
@@ -32,9 +34,28 @@ from engine.addrs import (
     parse_module_instance,
 )
 from engine.addrs.resources import Resource as ResourceAddr
-from engine.states.state import Resource, ResourceInstance, State
+from engine.states.state import Resource, ResourceInstance, State, StateFile
+from engine.states.sync import copy_object
 
 Target = ModuleInstance | AbsResource | AbsResourceInstance
+
+
+def copy_state_file(sf: StateFile) -> StateFile:
+    """A deep copy of `sf` to edit (the snapshot read stays as it was, so the persistence
+    policy can tell whether anything changed)."""
+    st = sf.state
+    resources = [
+        Resource(rs.mode, rs.type, rs.name, rs.provider, rs.module, rs.each, [
+            ResourceInstance(
+                inst.index_key,
+                copy_object(inst.current) if inst.current is not None else None,
+                {k: copy_object(o) for k, o in inst.deposed.items()})
+            for inst in rs.instances])
+        for rs in st.resources
+    ]
+    checks = None if st.check_results is None else copy.deepcopy(st.check_results)
+    state = State(outputs=dict(st.outputs), resources=resources, check_results=checks)
+    return StateFile(state, sf.lineage, sf.serial, sf.terraform_version)
 
 
 # ------------------------------------------------------------------------------ ordering
@@ -60,8 +81,13 @@ def resource_addr_order(a: AbsResource) -> tuple[object, ...]:
 # ------------------------------------------------------------------------------ addresses
 def module_of(rs: Resource) -> ModuleInstance:
     """The module instance a state resource lives in."""
+    return _module(rs.module)
+
+
+@lru_cache(maxsize=4096)
+def _module(text: str) -> ModuleInstance:
     try:
-        return parse_module_instance(rs.module)
+        return parse_module_instance(text)
     except AddressSyntaxError:  # a state file that names an impossible module
         return ModuleInstance()
 
@@ -87,8 +113,11 @@ def has_module(state: State, module: ModuleInstance) -> bool:
 
 
 def find_resource(state: State, addr: AbsResource) -> Resource | None:
+    r = addr.resource
+    mode = "managed" if r.mode is ResourceMode.MANAGED else "data"
     for rs in state.resources:
-        if address_of(rs) == addr:
+        if (rs.name == r.name and rs.type == r.type and rs.mode == mode
+                and module_of(rs) == addr.module):
             return rs
     return None
 
@@ -253,7 +282,7 @@ def replace_provider(rs: Resource, provider: Provider) -> None:
 
 
 __all__ = [
-    "Target", "address_of", "clear_dependencies", "find_instance", "find_resource",
+    "Target", "address_of", "copy_state_file", "clear_dependencies", "find_instance", "find_resource",
     "forget_instance", "has_module", "instance_address", "instance_order", "instances_in_module",
     "is_ancestor", "module_contains", "module_instances", "module_order", "put_instance",
     "put_module", "put_resource", "replace_provider", "resource_addr_order", "resource_instances",
