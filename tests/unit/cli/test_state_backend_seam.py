@@ -166,3 +166,30 @@ def test_dry_run_and_lock_false_write_nothing(backend: MemoryBackend) -> None:
     assert _run("state", "mv", "-dry-run", "-lock=false", "terraform_data.a", "terraform_data.z")[0] == 0
     assert backend._storage.writes == 0
     assert backend._locker.operations == ["state-rm"]
+
+
+def test_a_failed_write_is_terraforms_error_and_leaves_the_state(
+    backend: MemoryBackend, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine.diags import error
+
+    def refuse(state: State) -> tuple[StateFile | None, Diagnostics]:
+        diags = Diagnostics()
+        diags.append(error("Failed to save state", "access denied"))
+        return None, diags
+
+    monkeypatch.setattr(backend._storage, "write", refuse)
+    code, out, err = _run("state", "rm", "terraform_data.a")
+    assert code == 1
+    assert out == "Removed terraform_data.a\n"
+    assert err.startswith("Error saving the state: Failed to save state: access denied\n\n"
+                          "The state was not saved.")
+    assert "terraform_data.a" in _names(backend) and backend._locker.held == ""
+
+
+def test_legacy_backup_options_need_a_local_state(backend: MemoryBackend) -> None:
+    code, _, err = _run("state", "mv", "-backup=b", "-backup-out=c", "terraform_data.a",
+                        "terraform_data.b")
+    assert code == 1
+    assert "Error: Invalid command line options: -backup, -backup-out" in err
+    assert _names(backend)[0] == "terraform_data.a"
