@@ -34,7 +34,7 @@ from engine.states.edit import (
     resource_instances,
 )
 from engine.states.local import LocalState
-from engine.states.lock import FilesystemLocker
+from engine.states.lock import LOCK_ERROR_MESSAGE, FilesystemLocker
 from engine.states.manager import StateManager
 from engine.states.state import State, StateFile
 
@@ -206,8 +206,18 @@ def show_diagnostics(meta: Meta, diags: Iterable[Diagnostic]) -> None:
 
 
 def lock_state(meta: Meta, mgr: StateManager, operation: str, timeout: float) -> bool:
-    """Take the lock for `operation` ("state-mv", ...); terraform's diagnostics when not."""
+    """Take the lock for `operation` ("state-mv", ...); terraform's diagnostics when not.
+
+    terraform's local state reads the file while it locks it, so on a local file a state
+    that cannot be read fails the lock ("Error acquiring the state lock" with the read
+    errors), and the lock is released again."""
     diags = mgr.lock(operation, timeout)
+    if not diags.has_errors and mgr.locker is not None and isinstance(mgr.storage, LocalState):
+        read = mgr.read_ahead()
+        if read.has_errors:
+            diags.append(error("Error acquiring the state lock",
+                               LOCK_ERROR_MESSAGE.format(go_error(read))))
+            diags.extend(mgr.unlock())
     if diags.has_errors:
         show_diagnostics(meta, diags)
         return False

@@ -553,3 +553,24 @@ def test_locked_state_matches_terraform(tmp_path: Path, base_state: str,
     assert "Error acquiring the state lock" in gp.run.stderr
     assert_same(tf, gp, " ".join(command))
     assert gp.files["terraform.tfstate"] == base_state.encode()
+
+
+CORRUPT = '{"version": 4, "serial": 1, "lineage": "x", "resources": [\n'
+CORRUPT_CASES = [
+    ["state", "rm", "-no-color", "a.b"], ["state", "rm", "a.b"],
+    ["state", "rm", "-no-color", "-lock=false", "a.b"],
+    ["state", "mv", "-no-color", "a.b", "a.c"],
+    ["state", "push", "-no-color", "newer.json"],
+    ["state", "replace-provider", "-no-color", "-auto-approve", "a", "b"],
+    ["state", "pull", "-no-color"], ["state", "list", "-no-color"],
+]
+
+
+@pytest.mark.parametrize("args", CORRUPT_CASES, ids=[" ".join(a) for a in CORRUPT_CASES])
+def test_unreadable_state_matches_terraform(tmp_path: Path, base_state: str,
+                                            args: list[str]) -> None:
+    """A state file that is not JSON: the local lock fails with the read errors (or, without
+    locking, the read does); the file is left as it is."""
+    tf, gp = side_by_side(tmp_path, CORRUPT, args, extra=_push_files(base_state))
+    assert_same(tf, gp, " ".join(args))
+    assert gp.files["terraform.tfstate"] == CORRUPT.encode()
