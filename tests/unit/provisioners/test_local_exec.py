@@ -151,18 +151,23 @@ def test_start_failures_worded_as_go() -> None:
 def test_stop_kills_the_process_group_promptly(tmp_path: Path) -> None:
     marker = tmp_path / "survived"
     stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
+    lines: list[str] = []
+
+    def seen(line: str) -> None:  # stop once the command is running
+        lines.append(line)
+        if line == "started":
+            stop.set()
+
     start = time.monotonic()
-    # The grandchild shares the pipe; it must be killed too, or the call would wait for it.
-    # Were the group not killed, the call would wait the full 600 s for the grandchild's end of
-    # the pipe: returning in half that is proof, with room for any machine load.
-    lines, diags = _run(_config(f"echo started; (sleep 600; touch {marker}) & sleep 600"), stop)
+    # The grandchild shares the pipe; it must be killed too, or the call would wait for it:
+    # the full 600 s. Returning in half that is proof, with room for any machine load.
+    command = f"echo started; (sleep 600; touch {marker}) & sleep 600"
+    diags = LOCAL_EXEC.provision(_config(command), seen, stop)
     elapsed = time.monotonic() - start
     assert elapsed < 300
     assert lines[1:] == ["started"]
     assert diags.errors[0].detail == (
-        f"Error running command 'echo started; (sleep 600; touch {marker}) & sleep 600': "
-        "signal: killed. Output: started\n"
+        f"Error running command '{command}': signal: killed. Output: started\n"
     )
     assert not marker.exists()
 
