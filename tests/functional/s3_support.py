@@ -35,14 +35,14 @@ class S3Env:
         return boto3.client(service, endpoint_url=self.url, region_name=REGION,
                             aws_access_key_id="testing", aws_secret_access_key="testing")
 
-    def keys(self) -> list[str]:
+    def object_keys(self) -> list[str]:
         out = self.client("s3").list_objects_v2(Bucket=BUCKET)
         return sorted(o["Key"] for o in out.get("Contents", []))
 
     def body(self, key: str) -> bytes:
         return bytes(self.client("s3").get_object(Bucket=BUCKET, Key=key)["Body"].read())
 
-    def items(self) -> dict[str, dict[str, str]]:
+    def lock_items(self) -> dict[str, dict[str, str]]:
         out = self.client("dynamodb").scan(TableName=TABLE)
         return {i["LockID"]["S"]: {k: v["S"] for k, v in i.items()} for i in out["Items"]}
 
