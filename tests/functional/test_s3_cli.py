@@ -225,9 +225,9 @@ def test_lock_held_fails_naming_holder_then_force_unlock(tmp_path: Path, s3env: 
     assert f"ID:        {lock_id}" in r.stderr and "OperationTypeApply" in r.stderr
     assert f"Path:      {BUCKET}/{KEY}" in r.stderr and info.who in r.stderr
     assert KEY not in s3env.object_keys()  # nothing written
-    r = gp(d, "force-unlock", "wrong", "-force", "-no-color")
+    r = gp(d, "force-unlock", "-force", "-no-color", "wrong")
     assert r.returncode == 1 and "Failed to unlock state" in r.stderr
-    r = ok(gp(d, "force-unlock", "-force", lock_id, "-no-color"))
+    r = ok(gp(d, "force-unlock", "-force", "-no-color", lock_id))
     assert "Terraform state has been successfully unlocked!" in r.stdout
     assert KEY + ".tflock" not in s3env.object_keys() and f"{BUCKET}/{KEY}" not in s3env.lock_items()
     ok(gp(d, "apply", "-auto-approve", "-no-color"))
@@ -235,3 +235,35 @@ def test_lock_held_fails_naming_holder_then_force_unlock(tmp_path: Path, s3env: 
     assert items[f"{BUCKET}/{KEY}-md5"]["Digest"] == __import__("hashlib").md5(
         s3env.body(KEY)).hexdigest()
 
+
+
+def test_terraform_remote_state_reads_s3(tmp_path: Path, s3env: S3Env) -> None:
+    d = workdir(tmp_path, s3env, table=True)
+    ok(gp(d, "init", "-no-color"))
+    ok(gp(d, "apply", "-auto-approve", "-no-color", "-var", "n=shared"))
+    reader = tmp_path / "reader"
+    reader.mkdir()
+    (reader / "main.tf").write_text(f"""
+data "terraform_remote_state" "app" {{
+  backend = "s3"
+  config = {{
+    bucket = "{BUCKET}"
+    key = "{KEY}"
+    region = "us-east-1"
+    dynamodb_table = "tf-locks"
+    use_path_style = true
+    skip_credentials_validation = true
+    endpoints = {{ s3 = "{s3env.url}", dynamodb = "{s3env.url}" }}
+  }}
+}}
+output "from_s3" {{
+  value = data.terraform_remote_state.app.outputs.n
+}}
+""")
+    ok(gp(reader, "init", "-no-color"))
+    ok(gp(reader, "apply", "-auto-approve", "-no-color"))
+    assert json.loads(ok(gp(reader, "output", "-json", "from_s3")).stdout) == "shared"
+    (reader / "main.tf").write_text((reader / "main.tf").read_text().replace(
+        f'bucket = "{BUCKET}"', 'bucket = "missing-bucket"'))
+    r = gp(reader, "plan", "-no-color")
+    assert r.returncode == 1 and 'S3 bucket "missing-bucket" does not exist.' in r.stderr
