@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.addrs import ModuleInstance
 from engine.apply.applier import ApplyOptions, apply_plan
-from engine.diags import Diagnostic, Diagnostics, error
+from engine.diags import Diagnostic, Diagnostics, error, warning
 from engine.hcl.ast import ScopeTraversalExpr, TraverseAttr, TraverseRoot
 from engine.plans.model import PlanMode
 from engine.plans.planner import PlanOptions, make_plan
@@ -40,6 +40,17 @@ from engine.testing.variables import RunVariables, run_variables
 from engine.values import NULL_DYNAMIC, Value, object_
 
 PENDING, SKIP, PASS, FAIL, ERROR = 0, 1, 2, 3, 4
+
+# terraform's Context.Apply warns so after applying a targeted plan
+TARGETED_APPLY_DETAIL = (
+    "The plan was created with the -target option in effect, so some changes requested in "
+    "the configuration may have been ignored and the output values may not be fully "
+    "updated. Run the following command to verify that no other changes are pending:\n"
+    "    terraform plan\n\n"
+    "Note that the -target option is not suitable for routine use, and is provided only for "
+    "exceptional situations such as recovering from errors or mistakes, or when Terraform "
+    "specifically suggests to use it as part of an error message."
+)
 STATUS_NAMES = {PENDING: "pending", SKIP: "skip", PASS: "pass", FAIL: "fail", ERROR: "error"}
 
 
@@ -155,10 +166,14 @@ class FileRunner:
         if run.command == "plan":
             pdiags = validate_expected(config, run.expect_failures, pdiags)
             rr.diagnostics.extend(pdiags)
-            if pdiags.has_errors or result.tree is None:
+            if pdiags.has_errors:
                 rr.status = ERROR
                 return
             rr.plan, rr.schemas = result, result.schemas
+            if result.tree is None:  # planning stopped early, as expected (a variable failed)
+                rr.status = PASS if not run.asserts else ERROR
+                self.outputs[run.name] = object_({})
+                return
             self._assert(rr, result.tree, rv)
             return
         pdiags = explain_expected(config, run.expect_failures, pdiags)
@@ -186,7 +201,10 @@ class FileRunner:
         prior = StateFile(result.prior_state)
         applied = apply_plan(rc.config, result.plan, prior, manager, rc.registry,
                              ApplyOptions(variables=variables, working_dir=self.ctx.cwd))
-        return applied, applied.diagnostics
+        diags = Diagnostics(applied.diagnostics)
+        if result.plan.target_addrs:
+            diags.append(warning("Applied changes may be incomplete", TARGETED_APPLY_DETAIL))
+        return applied, diags
 
     def _assert(self, rr: RunResult, tree: Any, rv: RunVariables) -> None:
         scope = tree.scope(ModuleInstance())

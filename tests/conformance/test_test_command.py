@@ -1,0 +1,120 @@
+"""`groundplan test` beside `terraform test` on the same modules and test files.
+
+Three modules under tests/conformance/test_command/: `basic` (terraform_data, a child module, a
+setup module, conditions and a check block), `random` (the repository's Python random
+provider, with an aliased configuration) and `aws` (`mock_provider "aws"` over the real
+hashicorp/aws 3.39.0 schema; no moto server runs, so any real call would fail). Every test
+file runs alone (`-filter`) through both tools: stdout (the per-run verdicts, the file verdict
+and the summary line) must be identical, the exit codes equal, and the error summaries on
+stderr the same. A whole-directory run compares the combined output too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.plugin.sdk.package import package
+from tests.conformance.harness import Run, require_terraform, run_groundplan, run_terraform
+
+CASES = Path(__file__).resolve().parent / "test_command"
+PLATFORM = "linux_amd64"
+
+
+def _files(module: str) -> list[str]:
+    return sorted(f"tests/{p.name}" for p in (CASES / module / "tests").glob("*.tftest.hcl"))
+
+
+def _aws_binary() -> Path:
+    from tests.functional.conftest import _fetch_aws_provider, _provider_cache_dir
+
+    return _fetch_aws_provider(_provider_cache_dir())
+
+
+@pytest.fixture(scope="module")
+def mirror(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("testcmd-mirror")
+    package("random", "3.6.3", root)
+    binary = _aws_binary()
+    pkg = root / "registry.terraform.io/hashicorp/aws/3.39.0" / PLATFORM
+    pkg.mkdir(parents=True)
+    try:
+        os.link(binary, pkg / binary.name)
+    except OSError:
+        shutil.copy2(binary, pkg / binary.name)
+    return root
+
+
+@pytest.fixture(scope="module")
+def workdirs(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path]]:
+    require_terraform()
+    base = tmp_path_factory.mktemp("testcmd")
+    out: dict[str, tuple[Path, Path]] = {}
+    for module in ("basic", "random", "aws"):
+        pair = []
+        for tool, runner in (("tf", run_terraform), ("gp", run_groundplan)):
+            d = base / module / tool
+            shutil.copytree(CASES / module, d)
+            init = runner(d, "init", "-no-color", f"-plugin-dir={mirror}")
+            assert init.code == 0, init.stdout + init.stderr
+            pair.append(d)
+        out[module] = (pair[0], pair[1])
+    return out
+
+
+def _error_summaries(run: Run) -> list[str]:
+    return sorted(set(re.findall(r"^Error: (.+)$", run.stderr, re.M)))
+
+
+def _compare(tf: Run, gp: Run) -> None:
+    assert gp.stdout == tf.stdout, f"stdout differs\n--- terraform\n{tf.stdout}\n--- groundplan\n{gp.stdout}\n--- gp stderr\n{gp.stderr}"
+    assert gp.code == tf.code, (tf.code, gp.code, gp.stderr)
+    assert _error_summaries(gp) == _error_summaries(tf), (tf.stderr, gp.stderr)
+
+
+CASE_IDS = [(m, f) for m in ("basic", "random", "aws") for f in _files(m)]
+
+
+def test_enough_test_files() -> None:
+    assert len(CASE_IDS) >= 40
+
+
+@pytest.mark.parametrize(("module", "name"), CASE_IDS, ids=[f"{m}/{f}" for m, f in CASE_IDS])
+def test_file_matches_terraform(workdirs: dict[str, tuple[Path, Path]], module: str,
+                                name: str) -> None:
+    tf_dir, gp_dir = workdirs[module]
+    tf = run_terraform(tf_dir, "test", "-no-color", f"-filter={name}", timeout=300)
+    gp = run_groundplan(gp_dir, "test", "-no-color", f"-filter={name}", timeout=300)
+    _compare(tf, gp)
+
+
+def test_whole_directory_with_variables(workdirs: dict[str, tuple[Path, Path]]) -> None:
+    tf_dir, gp_dir = workdirs["basic"]
+    args = ["test", "-no-color", "-var=limit=2", "-filter=tests/a01_pass_apply.tftest.hcl",
+            "-filter=tests/a12_multiple_asserts.tftest.hcl",
+            "-filter=tests/a05_vars_across.tftest.hcl"]
+    _compare(run_terraform(tf_dir, *args), run_groundplan(gp_dir, *args))
+
+
+def test_json_messages(workdirs: dict[str, tuple[Path, Path]]) -> None:
+    tf_dir, gp_dir = workdirs["basic"]
+    args = ["test", "-json", "-filter=tests/a02_fail_apply.tftest.hcl"]
+    tf, gp = run_terraform(tf_dir, *args), run_groundplan(gp_dir, *args)
+    assert gp.code == tf.code == 1
+
+    def shape(run: Run) -> list[tuple[str, str]]:
+        import json
+
+        out = []
+        for line in run.stdout.splitlines():
+            msg = json.loads(line)
+            if msg["type"] == "version":
+                continue
+            out.append((msg["type"], msg["@message"]))
+        return out
+
+    assert shape(gp) == shape(tf)
