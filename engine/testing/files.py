@@ -134,6 +134,8 @@ class MockProvider:
 class TestFile:
     """One test file, named by its path relative to the module directory."""
 
+    __test__ = False  # not a pytest test class
+
     name: str
     variables: dict[str, Attribute] = field(default_factory=dict)
     providers: dict[str, ProviderConfig] = field(default_factory=dict)

@@ -118,3 +118,20 @@ def test_json_messages(workdirs: dict[str, tuple[Path, Path]]) -> None:
         return out
 
     assert shape(gp) == shape(tf)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize("example", ["basic", "resources"])
+def test_example_test_files(example: str, tmp_path: Path) -> None:
+    """The module examples' own test files pass, in both tools, with the same output."""
+    runs = []
+    for tool, runner in (("tf", run_terraform), ("gp", run_groundplan)):
+        d = tmp_path / tool
+        shutil.copytree(EXAMPLES / example, d)
+        runs.append(runner(d, "test", "-no-color"))
+    tf, gp = runs
+    _compare(tf, gp)
+    assert gp.code == 0, gp.stdout + gp.stderr
+    assert "Success!" in gp.stdout
