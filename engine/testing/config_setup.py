@@ -115,9 +115,12 @@ def _mocks(config: Any, file: TestFile) -> tuple[dict[Any, Any], Diagnostics]:
     return out, diags
 
 
-def prepare_run_config(ctx: Any, file: TestFile, run: Run, tmp: str
+def prepare_run_config(ctx: Any, file: TestFile, run: Run,
+                       registries: dict[int, TestRegistry]
                        ) -> tuple[RunConfig | None, Diagnostics]:
-    """The configuration `run` executes, with the test file's providers installed."""
+    """The configuration `run` executes, with the test file's providers installed.
+    `registries` keeps one registry per configuration for the file (schemas fetched once;
+    provider instances are stopped after every run)."""
     diags = Diagnostics()
     config = ctx.config
     state_key = ""
@@ -127,11 +130,13 @@ def prepare_run_config(ctx: Any, file: TestFile, run: Run, tmp: str
         if more.has_errors or config is None:
             return None, diags
         state_key = run.module.source
-    mocks, more = _mocks(config, file)
-    diags.extend(more)
-    if diags.has_errors:
-        return None, diags
-    registry = TestRegistry(ctx.cwd, mocks)
+    registry = registries.get(id(config))
+    if registry is None:
+        mocks, more = _mocks(config, file)
+        diags.extend(more)
+        if diags.has_errors:
+            return None, diags
+        registry = registries[id(config)] = TestRegistry(ctx.cwd, mocks)
     registry.override_layers = [run.overrides, file.overrides]
     layers = [run.overrides, file.overrides]
 

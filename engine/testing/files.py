@@ -385,6 +385,8 @@ def decode_test_body(name: str, body: Body) -> tuple[TestFile, Diagnostics]:
 
 def _add_provider(b: Block, tf: TestFile, diags: Diagnostics) -> None:
     """A `provider` or `mock_provider` block, unless one with its key exists already."""
+    pc: ProviderConfig | None = None
+    mock: MockProvider | None = None
     if b.type == "provider":
         pc, more = decode_provider_block(b)
         diags.extend(more)
@@ -399,9 +401,9 @@ def _add_provider(b: Block, tf: TestFile, diags: Diagnostics) -> None:
         diags.append(error("Duplicate provider block",
                            f"A provider for {key} is already defined at {prev_at}.", rng))
         return
-    if b.type == "provider":
+    if pc is not None:
         tf.providers[key] = pc
-    else:
+    elif mock is not None:
         tf.mocks[key] = mock
 
 

@@ -151,11 +151,14 @@ class Populator:
             if nb.nesting in (Nesting.SINGLE, Nesting.GROUP):
                 new = self.block(nb.block, v, [*path, name])
             else:
-                new = _each(v, lambda e, b=nb.block, p=[*path, name]: self.block(b, e, p))
+                new = self._each_block(nb.block, v, [*path, name])
             if new is not v:
                 out[name] = new
                 changed = True
         return Value(value.type, out, value.marks) if changed else value
+
+    def _each_block(self, block: Block, v: Value, path: list[str]) -> Value:
+        return _each(v, lambda e: self.block(block, e, path))
 
     def _nested_attrs(self, attr: Attribute, v: Value, path: list[str]) -> Value:
         nt = attr.nested_type

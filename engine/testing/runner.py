@@ -13,6 +13,7 @@ named. Statuses merge as terraform's (pending < skip < pass < fail < error).
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,6 +111,7 @@ class FileRunner:
         self.states: dict[str, _StateEntry] = {"": _StateEntry(State())}
         self.outputs: dict[str, Value] = {}
         self.tmp = tempfile.mkdtemp(prefix="groundplan-test-")
+        self.registries: dict[int, Any] = {}
 
     # ------------------------------------------------------------------ the file
     def test(self) -> FileResult:
@@ -128,13 +130,18 @@ class FileRunner:
             view.run_done(res, rr)
             res.status = _merge(res.status, rr.status)
         view.teardown(res)
-        self._cleanup()
+        try:
+            self._cleanup()
+        finally:
+            for reg in self.registries.values():
+                reg.close()
+            shutil.rmtree(self.tmp, ignore_errors=True)
         return res
 
     # ------------------------------------------------------------------ one run
     def _run(self, rr: RunResult) -> None:
         run = rr.run
-        rc, diags = prepare_run_config(self.ctx, self.result.file, run, self.tmp)
+        rc, diags = prepare_run_config(self.ctx, self.result.file, run, self.registries)
         rr.diagnostics.extend(diags)
         if diags.has_errors or rc is None:
             rr.status = ERROR
@@ -201,7 +208,7 @@ class FileRunner:
         prior = StateFile(result.prior_state)
         applied = apply_plan(rc.config, result.plan, prior, manager, rc.registry,
                              ApplyOptions(variables=variables, working_dir=self.ctx.cwd))
-        diags = Diagnostics(applied.diagnostics)
+        diags = Diagnostics(list(applied.diagnostics))
         if result.plan.target_addrs:
             diags.append(warning("Applied changes may be incomplete", TARGETED_APPLY_DETAIL))
         return applied, diags
@@ -258,7 +265,7 @@ class FileRunner:
         opts = PlanOptions(mode=PlanMode.DESTROY, variables=dict(e.variables),
                            working_dir=self.ctx.cwd)
         result = make_plan(rc.config, base, rc.registry, opts)
-        diags = Diagnostics(result.diagnostics)
+        diags = Diagnostics(list(result.diagnostics))
         if diags.has_errors or result.plan.errored:
             return e.state, diags
         applied, more = self._apply(rc, result, base, e.variables)
