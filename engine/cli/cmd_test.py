@@ -33,6 +33,10 @@ def _render_verbose(rr: Any) -> str | None:
     return None
 
 
+def _position(d: Any) -> tuple[int, int]:
+    return (0, d.subject.start_offset) if d.subject is not None else (1, 0)
+
+
 def run_test(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().multi("filter").text("test-directory", "tests").multi("var").multi("var-file")
     fs.boolean("verbose").boolean("json").integer("parallelism", 10).text("junit-xml")
@@ -76,14 +80,15 @@ def run_test(meta: Meta, args: list[str]) -> int:
     load_diags = Diagnostics()
     for name in names:
         tf, fd = load_test_file(os.path.join(meta.cwd, name), name)
-        if tf is None:
-            load_diags.extend(fd)
-            continue
-        files.append((tf, fd))
+        # as terraform, test files load with the configuration: any error stops everything
+        load_diags.extend(sorted(fd, key=_position))
+        if tf is not None:
+            files.append((tf, Diagnostics()))
     view.diagnostics([d for d in diags if not d.is_error])
     if load_diags.has_errors:
         view.diagnostics(load_diags)
         return 1
+    view.diagnostics(load_diags)  # warnings only
     ctx = SuiteContext(meta.cwd, config, view,
                        [(k, v) for k, v in fs.ordered if k in ("var", "var-file")],
                        dict(meta.environ),

@@ -115,6 +115,25 @@ def _mocks(config: Any, file: TestFile) -> tuple[dict[Any, Any], Diagnostics]:
     return out, diags
 
 
+def _run_providers(file: TestFile, run: Run) -> dict[str, Any]:
+    """The provider blocks a run installs: all of the file's, or only those its `providers`
+    argument maps (under the names it maps them to)."""
+    if not run.providers:
+        return dict(file.providers)
+    from dataclasses import replace
+
+    from engine.hcl.ast import traversal_str
+
+    out: dict[str, Any] = {}
+    for child, (trav, _rng) in run.providers.items():
+        pc = file.providers.get(traversal_str(trav))
+        if pc is None:
+            continue
+        name, _, alias = child.partition(".")
+        out[child] = replace(pc, name=name, alias=alias)
+    return out
+
+
 def prepare_run_config(ctx: Any, file: TestFile, run: Run,
                        registries: dict[int, TestRegistry]
                        ) -> tuple[RunConfig | None, Diagnostics]:
@@ -145,7 +164,7 @@ def prepare_run_config(ctx: Any, file: TestFile, run: Run,
         module = config.module
         saved = module.provider_configs
         merged = dict(saved)
-        merged.update(file.providers)
+        merged.update(_run_providers(file, run))
         module.provider_configs = merged
         undo.append(lambda: setattr(module, "provider_configs", saved))
         undo.extend(install_module_overrides(config, module_overrides(layers)))

@@ -427,8 +427,9 @@ def load_test_file(path: str, name: str) -> tuple[TestFile | None, Diagnostics]:
                                         f"The file {name!r} could not be read: {exc}.")])
     parsed, diags = (parse_json_file(text, name) if name.endswith(".json")
                      else parse_file(text, name))
-    if diags.has_errors or parsed is None:
+    if parsed is None:
         return None, diags
+    # as terraform, the body parsed so far is decoded even after a syntax error
     tf, more = decode_test_body(name, parsed.body)
     diags.extend(more)
     return tf, diags

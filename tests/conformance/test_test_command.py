@@ -135,3 +135,28 @@ def test_example_test_files(example: str, tmp_path: Path) -> None:
     _compare(tf, gp)
     assert gp.code == 0, gp.stdout + gp.stderr
     assert "Success!" in gp.stdout
+
+
+BAD_FILES = {
+    "keyword": 'run "x" {\n  command = destroy\n  foo     = 1\n}\n',
+    "duplicate": 'run "x" {}\n\nrun "x" {}\n',
+    "syntax": 'run "x" {\n  command = \n}\n',
+    "plan_options": 'run "x" {\n  plan_options {\n    mode = sideways\n  }\n}\n',
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_malformed_test_file(case: str, tmp_path: Path) -> None:
+    """A test file that cannot be decoded stops the command with terraform's diagnostics."""
+    runs = []
+    for tool, runner in (("tf", run_terraform), ("gp", run_groundplan)):
+        d = tmp_path / tool
+        (d / "tests").mkdir(parents=True)
+        (d / "main.tf").write_text('resource "terraform_data" "x" {}\n')
+        (d / "tests" / "bad.tftest.hcl").write_text(BAD_FILES[case])
+        runs.append(runner(d, "test", "-no-color"))
+    tf, gp = runs
+    assert gp.code == tf.code == 1
+    assert gp.stdout.strip() == tf.stdout.strip()
+    assert _error_summaries(gp) == _error_summaries(tf), (tf.stderr, gp.stderr)
+    assert re.findall(r"line \d+", gp.stderr) == re.findall(r"line \d+", tf.stderr)
