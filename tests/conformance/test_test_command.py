@@ -160,3 +160,17 @@ def test_malformed_test_file(case: str, tmp_path: Path) -> None:
     assert gp.stdout.strip() == tf.stdout.strip()
     assert _error_summaries(gp) == _error_summaries(tf), (tf.stderr, gp.stderr)
     assert re.findall(r"line \d+", gp.stderr) == re.findall(r"line \d+", tf.stderr)
+
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def test_verbose_prints_plans_and_states(workdirs: dict[str, tuple[Path, Path]]) -> None:
+    """-verbose: the plan of a plan run and the state of an apply run, as terraform prints
+    them (object ids are random UUIDs in both tools)."""
+    tf_dir, gp_dir = workdirs["basic"]
+    args = ["test", "-no-color", "-verbose", "-filter=tests/a03_plan_pass.tftest.hcl",
+            "-filter=tests/a18_refresh_only.tftest.hcl"]
+    tf, gp = run_terraform(tf_dir, *args), run_groundplan(gp_dir, *args)
+    assert gp.code == tf.code == 0, gp.stderr
+    assert UUID.sub("<uuid>", gp.stdout) == UUID.sub("<uuid>", tf.stdout)
