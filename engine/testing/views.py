@@ -14,7 +14,10 @@ from typing import Any
 
 from engine.diags import Diagnostic, Diagnostics
 from engine.diags.render import to_json
+from engine.plans.render_human import word_wrap
 from engine.testing.runner import FAIL, PASS, SKIP, STATUS_NAMES, FileResult, RunResult
+
+ERROR_COLUMNS = 78  # terraform's width for stderr that is not a terminal
 
 _COLOURS = {"fail": "[red]fail[reset]", "error": "[red]fail[reset]",
             "pass": "[green]pass[reset]", "skip": "[light_gray]skip[reset]",
@@ -108,13 +111,14 @@ class HumanView:
                         state: Any) -> None:
         ident = f.file.name + (f"/{r.run.name}" if r is not None else "")
         if diags.has_errors:
-            self.ui.err("Terraform encountered an error destroying resources created while "
-                        f"executing {ident}.")
+            self.ui.err(word_wrap("Terraform encountered an error destroying resources created "
+                                  f"while executing {ident}.", ERROR_COLUMNS))
         self.diagnostics(diags)
         left = _managed_left(state)
         if left:
-            self.ui.err(f"\nTerraform left the following resources in state after executing "
-                        f"{ident}, and they need to be cleaned up manually:")
+            self.ui.err(word_wrap(f"\nTerraform left the following resources in state after "
+                                  f"executing {ident}, and they need to be cleaned up "
+                                  "manually:", ERROR_COLUMNS))
             for a in left:
                 self.ui.err(f"  - {a}")
 

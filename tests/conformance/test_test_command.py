@@ -174,3 +174,34 @@ def test_verbose_prints_plans_and_states(workdirs: dict[str, tuple[Path, Path]])
     tf, gp = run_terraform(tf_dir, *args), run_groundplan(gp_dir, *args)
     assert gp.code == tf.code == 0, gp.stderr
     assert UUID.sub("<uuid>", gp.stdout) == UUID.sub("<uuid>", tf.stdout)
+
+
+LEFTOVER = """\
+resource "terraform_data" "stuck" {
+  input = "x"
+  provisioner "local-exec" {
+    when    = destroy
+    command = "exit 1"
+  }
+}
+
+resource "terraform_data" "fine" {}
+"""
+
+
+def test_failed_destroy_names_the_leftovers(tmp_path: Path) -> None:
+    """A destroy that fails at the end of a file: terraform's error text, the diagnostic and
+    the list of resources left in state, exit 1."""
+    runs = []
+    for tool, runner in (("tf", run_terraform), ("gp", run_groundplan)):
+        d = tmp_path / tool
+        (d / "tests").mkdir(parents=True)
+        (d / "main.tf").write_text(LEFTOVER)
+        (d / "tests" / "l.tftest.hcl").write_text('run "create" {}\n')
+        runs.append(runner(d, "test", "-no-color"))
+    tf, gp = runs
+    assert gp.code == tf.code == 1
+    assert gp.stdout == tf.stdout
+    marker = "Terraform encountered an error destroying"
+    assert gp.stderr[gp.stderr.index(marker):] == tf.stderr[tf.stderr.index(marker):]
+    assert "  - terraform_data.stuck\n" in gp.stderr
