@@ -121,6 +121,7 @@ class MockProvider:
     name: str
     alias: str
     decl_range: Range
+    source: str = ""  # a directory of .tfmock.hcl files
     resources: dict[str, MockType] = field(default_factory=dict)
     data: dict[str, MockType] = field(default_factory=dict)
     overrides: list[Override] = field(default_factory=list)
@@ -331,7 +332,20 @@ def _mock_provider(block: Block, diags: Diagnostics) -> MockProvider:
         diags.extend(more)
         alias = text or ""
     mock = MockProvider(block.labels[0], alias, block.def_range)
-    for b in got.blocks:
+    if "source" in got.attributes:
+        text, more = decode_string(got.attributes["source"])
+        diags.extend(more)
+        mock.source = text or ""
+    add_mock_blocks(mock, got.blocks, diags)
+    return mock
+
+
+def add_mock_blocks(mock: MockProvider, blocks: list[Block], diags: Diagnostics,
+                    keep_existing: bool = False) -> None:
+    """`mock_resource`, `mock_data` and override blocks into `mock`. With `keep_existing`
+    (blocks from a `source` directory's .tfmock.hcl files) a type or target `mock` already
+    has is left as it is: the test file's own blocks win, as in terraform."""
+    for b in blocks:
         if b.type in ("mock_resource", "mock_data"):
             inner, more = content(b.body, MOCK_TYPE_SCHEMA, b)
             diags.extend(more)
@@ -339,15 +353,22 @@ def _mock_provider(block: Block, diags: Diagnostics) -> MockProvider:
             table = mock.resources if b.type == "mock_resource" else mock.data
             kind = "mock_resource" if b.type == "mock_resource" else "mock_data"
             if b.labels[0] in table:
+                if keep_existing:
+                    continue
                 diags.append(error(
                     f"Duplicate {kind} block",
                     f"A {kind} block for {b.labels[0]} has already been defined at "
                     f"{table[b.labels[0]].decl_range}.", b.def_range))
                 continue
             table[b.labels[0]] = MockType(b.labels[0], d.expr if d else None, b.def_range)
+        elif keep_existing:
+            ov, more = decode_override(b)
+            diags.extend(more)
+            if ov is not None and not any(o.kind == ov.kind and o.target_str == ov.target_str
+                                          for o in mock.overrides):
+                mock.overrides.append(ov)
         else:
             _add_override(mock.overrides, b, diags)
-    return mock
 
 
 def decode_test_body(name: str, body: Body) -> tuple[TestFile, Diagnostics]:
@@ -432,6 +453,10 @@ def load_test_file(path: str, name: str) -> tuple[TestFile | None, Diagnostics]:
     # as terraform, the body parsed so far is decoded even after a syntax error
     tf, more = decode_test_body(name, parsed.body)
     diags.extend(more)
+    from engine.testing.mock_files import load_mock_sources
+
+    base = path[: -len(name)] if path.endswith(name) else os.path.dirname(path)
+    diags.extend(load_mock_sources(tf, base or "."))
     return tf, diags
 
 
