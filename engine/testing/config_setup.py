@@ -41,10 +41,7 @@ class RunConfig:
         if not self.undo and self.install is not None:
             self.undo = self.install()
 
-    def keep(self) -> None:
-        """The state of this run is kept: the configuration is needed again at teardown."""
-
-    def close(self, final: bool = False) -> None:
+    def close(self) -> None:
         """Undo the changes to the configuration and stop the run's provider instances."""
         for fn in reversed(self.undo):
             fn()

@@ -20,8 +20,8 @@ from typing import Any
 
 from engine.addrs import ModuleInstance
 from engine.apply.applier import ApplyOptions, apply_plan
-from engine.diags import Diagnostic, Diagnostics, error, warning
-from engine.hcl.ast import ScopeTraversalExpr, TraverseAttr, TraverseRoot
+from engine.diags import Diagnostics, error, warning
+from engine.hcl.ast import TraverseAttr, TraverseRoot
 from engine.plans.model import PlanMode
 from engine.plans.planner import PlanOptions, make_plan
 from engine.states.manager import StateManager
@@ -193,7 +193,6 @@ class FileRunner:
         adiags = validate_expected(config, run.expect_failures, adiags)
         rr.diagnostics.extend(adiags)
         entry.state, entry.run, entry.rc, entry.variables = applied.state, rr, rc, rv.values
-        rc.keep()
         if adiags.has_errors or applied.tree is None:
             rr.status = ERROR
             return
@@ -255,7 +254,7 @@ class FileRunner:
             if any(rs.mode == "managed" and rs.instances for rs in left.resources):
                 self.result.status = ERROR
             view.destroy_summary(self.result, e.run, diags, left)
-            e.rc.close(final=True)
+            e.rc.close()
 
     def _destroy(self, e: _StateEntry) -> tuple[State, Diagnostics]:
         assert e.rc is not None
@@ -304,12 +303,6 @@ def _plan_options(run: Run, rc: RunConfig, rv: RunVariables) -> tuple[PlanOption
                        working_dir=rc.working_dir), diags
 
 
-def reference_of(expr: ScopeTraversalExpr) -> str:
-    from engine.hcl.ast import traversal_str
-
-    return traversal_str(expr.traversal)
-
-
 def run_suite(ctx: SuiteContext, files: list[tuple[TestFile, Diagnostics]]) -> int:
     """Run every file in `files` (in the given order); the suite status."""
     view = ctx.view
@@ -328,5 +321,5 @@ def run_suite(ctx: SuiteContext, files: list[tuple[TestFile, Diagnostics]]) -> i
     return status
 
 
-__all__ = ["Diagnostic", "FileRunner", "RunResult", "STATUS_NAMES", "SuiteContext",
-           "run_suite", "ERROR_S", "PASS_S"]
+__all__ = ["ERROR_S", "PASS_S", "STATUS_NAMES", "FileRunner", "RunResult", "SuiteContext",
+           "run_suite"]

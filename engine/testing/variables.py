@@ -84,7 +84,7 @@ def run_variables(ctx: Any, file: Any, run: Any, config: Any, outputs: dict[str,
     if diags.has_errors:
         return None, diags
     inputs, more = finalize_given(module, given)
-    diags.extend(more)
+    diags.extend(d for d in more if d.summary != "No value for required variable")
     for name, v in module.variables.items():
         if name not in inputs.values and v.required:
             diags.append(error(
