@@ -205,3 +205,30 @@ def test_failed_destroy_names_the_leftovers(tmp_path: Path) -> None:
     marker = "Terraform encountered an error destroying"
     assert gp.stderr[gp.stderr.index(marker):] == tf.stderr[tf.stderr.index(marker):]
     assert "  - terraform_data.stuck\n" in gp.stderr
+
+
+REQUIRED = 'variable "req" {\n  type = string\n}\n\nresource "terraform_data" "x" {\n  input = var.req\n}\n'
+STANDALONE = {
+    "required_missing": (REQUIRED, 'run "x" {\n  command = plan\n}\n', []),
+    "var_file": (REQUIRED, 'run "x" {\n  assert {\n    condition     = terraform_data.x.input'
+                 ' == "fromfile"\n    error_message = "var file"\n  }\n}\n',
+                 ["-var-file=vals.tfvars"]),
+    "cli_var_loses_to_file": (REQUIRED, 'variables {\n  req = "test"\n}\n\nrun "x" {\n'
+                              '  command = plan\n  assert {\n    condition     = var.req == '
+                              '"test"\n    error_message = "precedence"\n  }\n}\n',
+                              ["-var=req=cli"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STANDALONE))
+def test_variables_from_the_command_line(case: str, tmp_path: Path) -> None:
+    main, test_file, args = STANDALONE[case]
+    runs = []
+    for tool, runner in (("tf", run_terraform), ("gp", run_groundplan)):
+        d = tmp_path / tool
+        (d / "tests").mkdir(parents=True)
+        (d / "main.tf").write_text(main)
+        (d / "vals.tfvars").write_text('req = "fromfile"\n')
+        (d / "tests" / "t.tftest.hcl").write_text(test_file)
+        runs.append(runner(d, "test", "-no-color", *args))
+    _compare(*runs)
