@@ -3,7 +3,7 @@
 The shapes are terraform 1.11's (internal/configs/test_file.go): a file holds `run` blocks,
 at most one `variables` block, `provider` and `mock_provider` blocks, and
 `override_resource` / `override_data` / `override_module` blocks; a run holds `command`,
-`providers`, `expect_failures`, `state_key`, `parallel`, `plan_options`, `assert`,
+`providers`, `expect_failures`, `state_key`, `plan_options`, `assert`,
 `variables`, `module` and its own overrides. Problems come back as terraform's diagnostics
 (file and line); nothing here evaluates anything that is not static.
 """
@@ -46,8 +46,9 @@ FILE_SCHEMA = BodySchema(
     )
 )
 RUN_SCHEMA = BodySchema(
+    # terraform 1.11 has no `parallel` argument yet (1.12 added it): it is unsupported here too
     attributes=(AttrSchema("command"), AttrSchema("providers"), AttrSchema("expect_failures"),
-                AttrSchema("state_key"), AttrSchema("parallel")),
+                AttrSchema("state_key")),
     blocks=(
         BlockSchema("plan_options"), BlockSchema("assert"), BlockSchema("variables"),
         BlockSchema("module"), BlockSchema("override_resource"), BlockSchema("override_data"),
@@ -100,7 +101,6 @@ class Run:
     options: PlanOptions = field(default_factory=PlanOptions)
     module: ModuleRef | None = None
     state_key: str = ""
-    parallel: bool = False
     providers: dict[str, tuple[Traversal, Range]] = field(default_factory=dict)
     overrides: list[Override] = field(default_factory=list)
 
@@ -291,10 +291,6 @@ def decode_run(block: Block, diags: Diagnostics) -> Run:
         key, more = decode_string(a["state_key"])
         diags.extend(more)
         run.state_key = key or ""
-    if "parallel" in a:
-        par, more = decode_bool(a["parallel"])
-        diags.extend(more)
-        run.parallel = bool(par)
     if "providers" in a:
         run.providers = _providers_map(a["providers"], diags)
     return run

@@ -142,6 +142,7 @@ BAD_FILES = {
     "duplicate": 'run "x" {}\n\nrun "x" {}\n',
     "syntax": 'run "x" {\n  command = \n}\n',
     "plan_options": 'run "x" {\n  plan_options {\n    mode = sideways\n  }\n}\n',
+    "parallel_is_1_12": 'run "x" {\n  parallel = true\n}\n',
 }
 
 
