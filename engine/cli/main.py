@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
     "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
     "workspace": ("cmd_workspace", "run_workspace", "Workspace management"),
+    "test": ("cmd_test", "run_test", "Execute integration tests for Terraform modules"),
 }
 
 
@@ -141,6 +142,11 @@ def run(argv: list[str], ui: Ui) -> int:
             from engine.cli.cmd_workspace import workspace_help
 
             ui.raw(workspace_help(rest))
+            return 0
+        if name == "state":
+            from engine.cli.cmd_state import state_help_text
+
+            ui.raw(state_help_text(rest))
             return 0
         ui.raw(command_help(name, entry[2]))
         return 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from engine.backend import LocalBackend, Storage, workspaces
+from engine.backend import Backend, LocalBackend, Storage, workspaces
 from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
@@ -38,6 +38,7 @@ class Meta:
 
         name, _ = self.workspace()
         select_workspace(name or DEFAULT_WORKSPACE)
+        self._backend: Backend | None = None
 
     @property
     def cwd(self) -> str:
@@ -107,14 +108,26 @@ class Meta:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
         return workspaces.current(self.cwd, self.environ)
 
-    def backend(self, state_path: str = "") -> LocalBackend:
-        """The working directory's backend (the local backend until others are configured);
-        `state_path` replaces the default workspace's state file (`-state=FILE`)."""
-        return LocalBackend(self.cwd, path=state_path or None)
+    def backend(self) -> Backend:
+        """The working directory's configured backend (engine.backend.config_resolve): the
+        local backend unless the root module's `backend` block, as recorded by `init`, says
+        otherwise. A backend that cannot be used comes back as one whose every call returns
+        the diagnostics saying why (never an exception)."""
+        if self._backend is None:
+            from engine.backend.config_resolve import UnusableBackend, resolve
+            from engine.configs import load_module
+
+            module, diags = load_module(".")
+            if module.backend is None and diags.has_errors:
+                return UnusableBackend(diags)
+            self._backend = resolve(module.backend, self.cwd, self.environ)
+        return self._backend
 
     def state_storage(self, state_path: str = "") -> tuple[Storage | None, Diagnostics]:
-        """The selected workspace's state (or the state file `state_path`); opening a
-        workspace other than `default` creates its directory, as terraform's local backend
-        does."""
+        """The selected workspace's state in the configured backend (or the local state file
+        `state_path`, `-state=FILE`); opening a workspace other than `default` creates it,
+        as terraform's backends do."""
+        if state_path:
+            return LocalBackend(self.cwd, path=state_path).storage("")
         name, _ = self.workspace()
-        return self.backend(state_path).storage("" if state_path else name)
+        return self.backend().storage(name or DEFAULT_WORKSPACE)
