@@ -6,7 +6,7 @@ import platform
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.states import gojson
+from engine.gocompat import json as gojson
 from engine.states.state import TERRAFORM_VERSION
 
 GROUNDPLAN_VERSION = "0.1.0"

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.states.gojson import RawNumber
+from engine.gocompat.json import RawNumber
 
 CREATE, DELETE, UPDATE, NOOP = "create", "delete", "update", "noop"
 
@@ -140,7 +140,7 @@ def _json_container(v: Any) -> Any:
     text = v.strip()
     if not text.startswith(("{", "[")):
         return ABSENT
-    from engine.states.gojson import loads
+    from engine.gocompat.json import loads
 
     try:
         data = loads(v)

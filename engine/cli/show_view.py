@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 from engine.cli.diffrender import attribute_name, format_primitive, quote_string
+from engine.gocompat.json import RawNumber, loads
 from engine.states import OutputValue
 from engine.states.codec import encode_value
-from engine.states.gojson import RawNumber, loads
 from engine.values import Value
 from engine.values.types import MapType, ObjectType
 

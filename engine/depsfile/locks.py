@@ -30,8 +30,8 @@ from engine.getproviders.versions import (
     parse_constraints,
     parse_version,
 )
+from engine.gocompat.json import quote as go_quote
 from engine.hcl.ast import Block
-from engine.states.gojson import quote as go_quote
 
 LOCK_FILE = ".terraform.lock.hcl"
 TERRAFORM_VERSION = "1.11.4"

@@ -9,6 +9,7 @@ function here returns what it could parse plus diagnostics; none raises on bad i
 from __future__ import annotations
 
 from engine.diags import Diagnostic, Diagnostics, error
+from engine.gocompat.strconv import quote as go_quote
 from engine.hcl.ast import Attribute, Block, Body, Comment, Expr, File
 from engine.hcl.gcpause import paused_cyclic_gc
 from engine.hcl.lexer import (
@@ -71,7 +72,7 @@ class Parser(ExprParser):
                         diags.append(
                             error(
                                 "Attribute redefined",
-                                f"The argument {_go_quote(item.name)} was already set at "
+                                f"The argument {go_quote(item.name)} was already set at "
                                 f"{existing.name_range}. Each argument may be set only once.",
                                 item.name_range,
                             )
@@ -157,7 +158,7 @@ class Parser(ExprParser):
                 error(
                     "Argument definition required",
                     "A single-line block definition can contain only a single argument. If you "
-                    f"meant to define argument {_go_quote(name)}, use an equals sign to assign it "
+                    f"meant to define argument {go_quote(name)}, use an equals sign to assign it "
                     "a value. To define a nested block, place it on a line of its own within its "
                     "parent block.",
                     _between(ident, nrng),
@@ -404,11 +405,6 @@ class Parser(ExprParser):
             end_rng = trng
             break
         return "".join(out), _between(open_rng, end_rng)
-
-
-def _go_quote(s: str) -> str:
-    """Go's %q for an identifier-like string."""
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _comments(file: SourceFile, kinds: list[int], starts: list[int], ends: list[int]) -> list[Comment]:

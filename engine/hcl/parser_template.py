@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.diags import error
+from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Expr, LiteralValueExpr, TemplateExpr, TemplateForExpr, TemplateIfExpr
 from engine.hcl.lexer import (
     COLON,
@@ -248,7 +249,7 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
         parts.append([FOR, key_name, val_name, coll, _between(open_rng, p.next_range())])
     else:
         if not p.recovery:
-            suggestion = _name_suggestion(kw)
+            suggestion = name_suggestion(kw, _KEYWORDS)
             extra = f' Did you mean "{suggestion}"?' if suggestion else ""
             krng = p.rng(kj)
             diags.append(
@@ -488,19 +489,3 @@ class _TreeBuilder:
         )
 
 
-def _levenshtein(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
-
-
-def _name_suggestion(given: str) -> str:
-    """The first directive keyword within edit distance 2 of `given` (HCL's nameSuggestion)."""
-    for candidate in _KEYWORDS:
-        if _levenshtein(given, candidate) < 3:
-            return candidate
-    return ""

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.gocompat.json import RawNumber
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.schema import Block, mark_sensitive
-from engine.states.gojson import RawNumber
 from engine.values import SENSITIVE, TupleType, Value
 from engine.values.json import JSONNumber, value_to_json
 from engine.values.types import ListType, MapType, ObjectType, SetType

@@ -11,7 +11,7 @@ from engine.values.convert import (
     get_conversion,
     without_optional_deep,
 )
-from engine.values.format import format_value, go_quote
+from engine.values.format import format_value
 from engine.values.json import dumps, implied_type, value_from_json, value_to_json
 from engine.values.numbers import NumberError, format_number, normalize, parse_number
 from engine.values.sets import canonical_set_elements
@@ -63,7 +63,7 @@ __all__ = [
     "tuple_", "type_from_json", "unknown",
     "ConversionError", "NumberError", "can_convert", "canonical_set_elements", "convert",
     "format_number", "format_value", "friendly_name_for_constraint", "get_conversion",
-    "go_quote", "normalize", "parse_number", "unify", "unify_unsafe", "unify_values",
+    "normalize", "parse_number", "unify", "unify_unsafe", "unify_values",
     "without_optional_deep", "equals", "dumps", "implied_type", "value_from_json",
     "value_to_json",
 ]

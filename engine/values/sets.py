@@ -21,7 +21,7 @@ from engine.values.value import NO_MARKS, UNKNOWN, Value
 
 def set_hash_string(v: Value) -> str:
     """cty's set hash bytes for `v` (marks ignored)."""
-    from engine.values.format import go_quote
+    from engine.gocompat.strconv import quote as go_quote
 
     p = v.v
     if p is UNKNOWN:

@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from engine.gocompat.strconv import quote as go_quote
 from engine.lang.functions.base import Function, FunctionError, Param
-from engine.lang.functions.encoding import go_quote
 from engine.values import DYNAMIC, STRING, MapType, ObjectType, Type, Value
 
 _IDENT = re.compile(r"[^\W\d-][\w-]*")

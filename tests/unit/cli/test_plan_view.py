@@ -7,7 +7,7 @@ from typing import Any
 from engine.cli.diffrender import ABSENT
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
 from engine.cli.ui import colorize
-from engine.states.gojson import loads
+from engine.gocompat.json import loads
 
 
 def j(text: str) -> Any:
