@@ -24,7 +24,7 @@ from engine.configs.terraform_block import Backend, RawBlock
 from engine.configs.variables import Variable
 from engine.configs.versions import VersionConstraint
 from engine.diags import Diagnostics, error
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ from engine.configs.syntax import missing_item_range
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Block, Body, Expr, Traversal, TraverseAttr
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(frozen=True, slots=True)

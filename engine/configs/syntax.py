@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from engine.diags import Diagnostics, error
 from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Attribute, Block, Body
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(frozen=True, slots=True)

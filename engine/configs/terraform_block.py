@@ -11,7 +11,7 @@ from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
 from engine.configs.versions import TERRAFORM_VERSION, VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Body
-from engine.hcl.source import Range
+from engine.source import Range
 
 TERRAFORM_SCHEMA = BodySchema(
     (AttrSchema("required_version"), AttrSchema("experiments"), AttrSchema("language")),

@@ -19,7 +19,7 @@ from engine.configs.exprs import (
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Expr
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import DYNAMIC, NULL_DYNAMIC, UNKNOWN_DYNAMIC, ListType, MapType, Type, Value
 
 BAD_IDENTIFIER_DETAIL = (

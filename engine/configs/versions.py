@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from engine.configs.exprs import static_value
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute
-from engine.hcl.source import Range
+from engine.source import Range
 
 # The Terraform release whose language this package implements (used in version checks and
 # in messages that name the running version).

@@ -27,10 +27,10 @@ from typing import Any
 from engine.configs.exprs import variables as expr_traversals
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.ast import Expr, TraverseAttr, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang import evaluate
 from engine.lang.context import EvalContext
 from engine.lang.functions import function_table
+from engine.source import Range
 from engine.values import STRING, UNKNOWN_DYNAMIC, Value, object_, string
 
 # Builds the object of a child module call's outputs; given the call name and the range of

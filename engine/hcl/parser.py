@@ -33,8 +33,8 @@ from engine.hcl.lexer import (
 )
 from engine.hcl.parser_expr import ExprParser, _between
 from engine.hcl.parser_template import parse_template_inner
-from engine.hcl.source import Range, SourceFile
 from engine.hcl.template_literal import decode_literal
+from engine.source import Range, SourceFile
 
 _ARG_OR_BLOCK = "Argument or block definition required"
 _UNCLOSED_BLOCK_DETAIL = (

@@ -31,7 +31,7 @@ from engine.hcl.lexer import (
     TEMPLATE_SEQ_END,
     Tokens,
 )
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import DYNAMIC, UNKNOWN, Value
 
 _OPPOSITE = {

@@ -78,7 +78,7 @@ from engine.hcl.lexer import (
     number_text_ok,
 )
 from engine.hcl.parser_base import ParserBase, placeholder
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import DYNAMIC, FALSE, NUMBER, TRUE, UNKNOWN, Value, null, number, string
 
 _PREC: dict[int, int] = {

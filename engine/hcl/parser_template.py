@@ -28,8 +28,8 @@ from engine.hcl.lexer import (
 )
 from engine.hcl.parser_base import placeholder
 from engine.hcl.parser_expr import _between
-from engine.hcl.source import Range
 from engine.hcl.template_literal import decode_literal
+from engine.source import Range
 from engine.values import string
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import re
 
 from engine.diags import Diagnostic, error
 from engine.gocompat.strconv import quote as go_quote
-from engine.hcl.source import Range, SourceFile
+from engine.source import Range, SourceFile
 
 _QUOTED_SEQ = re.compile(r"\\(?:u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[\s\S])?|\$\$\{|%%\{")
 _BARE_SEQ = re.compile(r"\$\$\{|%%\{")

@@ -13,10 +13,10 @@ from engine.diags import Diagnostic, ExpressionValue, error
 from engine.gocompat.strconv import quote as go_quote
 from engine.hcl import ast as A
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang.context import EvalContext
 from engine.lang.eval_traversal import traverse_abs
 from engine.lang.references import references
+from engine.source import Range
 from engine.values import BOOL, DYNAMIC, NUMBER, STRING, UNKNOWN, Value
 from engine.values.numbers import format_g10
 

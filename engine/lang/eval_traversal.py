@@ -13,9 +13,9 @@ from fractions import Fraction
 from engine.diags import Diagnostic, error
 from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang.context import EvalContext
 from engine.lang.eval_values import ConversionFailed, convert
+from engine.source import Range
 from engine.values import (
     DYNAMIC,
     NUMBER,

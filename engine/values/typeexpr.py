@@ -26,7 +26,7 @@ from engine.hcl.ast import (
     TraverseRoot,
     TupleConsExpr,
 )
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values.types import (
     BOOL,
     DYNAMIC,
