@@ -127,7 +127,7 @@ def decode_variable_type(expr: Expr) -> tuple[Type, str, Diagnostics]:
 def _type_constraint(expr: Expr) -> tuple[Type, Diagnostics]:
     """The values package's type-constraint reader, optional-attribute defaults evaluated
     statically (no variables, no functions)."""
-    from engine.values.typeexpr import type_constraint_from_expr
+    from engine.configs.typeexpr import type_constraint_from_expr
 
     def eval_default(e: Expr) -> tuple[Value, Diagnostics]:
         val, d = static_value(e)

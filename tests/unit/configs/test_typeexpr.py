@@ -19,7 +19,7 @@ from engine.values import (
     Value,
     number,
 )
-from engine.values.typeexpr import type_constraint_from_expr, type_from_expr, type_string
+from engine.configs.typeexpr import type_constraint_from_expr, type_from_expr, type_string
 
 
 def _literal(expr: Expr) -> Value:
