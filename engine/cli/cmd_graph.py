@@ -29,8 +29,7 @@ from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.diags import error
 from engine.graph.builder import build_graph, plan_steps
-from engine.graph.builder_apply import resource_dependencies
-from engine.graph.builder_nodes import Node
+from engine.graph.builder_nodes import Node, resource_dependencies
 from engine.states.state import State
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from engine.addrs import AbsResourceInstance
-from engine.graph.builder_nodes import RESOURCE, Node
+from engine.graph.builder_nodes import Node, resource_dependencies, static_node
 from engine.plans.model import Action, ResourceInstanceChange
 
 CBD = "cbd"
@@ -55,20 +55,6 @@ class Done:
 
     def __str__(self) -> str:
         return f"{self.resource} ({self.kind})"
-
-
-def static_node(addr: AbsResourceInstance) -> Node:
-    return Node(RESOURCE, addr.module.module(), str(addr.resource))
-
-
-def resource_dependencies(static: nx.DiGraph) -> dict[Node, set[Node]]:
-    """For each resource node, the resource nodes it depends on, directly or through
-    locals, variables, outputs and module calls."""
-    out: dict[Node, set[Node]] = {}
-    for n in static.nodes:
-        if isinstance(n, Node) and n.kind == RESOURCE:
-            out[n] = {a for a in nx.ancestors(static, n) if a.kind == RESOURCE}
-    return out
 
 
 def build_apply_graph(
