@@ -28,7 +28,6 @@ from engine.addrs import Provider as ProviderAddr
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.depsfile.locks import Locks
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.getproviders.installed import package_problem
 from engine.getproviders.versions import (
     ConstraintError,
     Selection,
@@ -37,6 +36,7 @@ from engine.getproviders.versions import (
     parse_constraints,
     parse_version,
 )
+from engine.providercache.installed import package_problem
 from engine.states.state import State
 
 __all__ = ["check_before_plan", "plugin_errors", "selection_errors", "state_provider_errors"]

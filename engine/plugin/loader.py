@@ -29,10 +29,10 @@ from typing import Any
 from engine.addrs import AddressSyntaxError, parse_abs_provider_config
 from engine.addrs import Provider as ProviderAddr
 from engine.diags import Diagnostics
-from engine.getproviders import installed_provider
 from engine.plugin.grpc_client import SchemaCache, grpc_provider_factory
 from engine.plugin.protocol import Provider
 from engine.plugin.registry import ProviderRegistry
+from engine.providercache import installed_provider
 from engine.states.state import State
 
 __all__ = ["PluginRegistry", "needed_providers", "schema_cache_dir"]
