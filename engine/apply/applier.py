@@ -32,7 +32,7 @@ from engine.apply.imports import record_imports
 from engine.apply.instance import apply_instance
 from engine.apply.progress import Ticker
 from engine.checks import ChecksState
-from engine.checks.blocks import assert_check_block
+from engine.core.check_asserts import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics

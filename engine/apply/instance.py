@@ -28,7 +28,7 @@ from typing import Any
 from engine.addrs import AbsResourceInstance
 from engine.apply.context import ApplyContext, InstanceResult
 from engine.apply.graph import CBD
-from engine.checks.blocks import record_check_data
+from engine.core.check_asserts import record_check_data
 from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error
 from engine.graph.builder_nodes import static_node

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
 from engine.checks import in_module
-from engine.checks.blocks import record_check_data
+from engine.core.check_asserts import record_check_data
 from engine.diags import Diagnostics
 from engine.graph.builder_nodes import Node, static_node
 from engine.plans.model import Action, ActionReason, PlanMode, ResourceInstanceChange
