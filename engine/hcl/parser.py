@@ -31,7 +31,8 @@ from engine.hcl.lexer import (
     check_invalid_tokens,
     lex,
 )
-from engine.hcl.parser_expr import ExprParser, _between
+from engine.hcl.parser_base import between
+from engine.hcl.parser_expr import ExprParser
 from engine.hcl.parser_template import parse_template_inner
 from engine.hcl.template_literal import decode_literal
 from engine.source import Range, SourceFile
@@ -110,7 +111,7 @@ class Parser(ExprParser):
         return Body(
             attrs,
             blocks,
-            _between(start, end_rng),
+            between(start, end_rng),
             Range(self.file, end_rng.end_offset, end_rng.end_offset),
         )
 
@@ -161,7 +162,7 @@ class Parser(ExprParser):
                     f"meant to define argument {go_quote(name)}, use an equals sign to assign it "
                     "a value. To define a nested block, place it on a line of its own within its "
                     "parent block.",
-                    _between(ident, nrng),
+                    between(ident, nrng),
                 )
             )
         else:
@@ -199,12 +200,12 @@ class Parser(ExprParser):
                                 "Argument definitions must be separated by newlines, not "
                                 "commas. " + detail
                             )
-                        diags.append(error(summary, detail, erng, _between(ident, erng)))
+                        diags.append(error(summary, detail, erng, between(ident, erng)))
                     self.recover_after_body_item()
                 else:
                     self.read()
         return Attribute(
-            self.tok_text(ij), expr, _between(ident, end_rng), ident, self.rng(ej)
+            self.tok_text(ij), expr, between(ident, end_rng), ident, self.rng(ej)
         )
 
     def finish_block(self, ij: int) -> Block:
@@ -231,7 +232,7 @@ class Parser(ExprParser):
                 label_ranges.append(self.rng(j))
                 continue
             trng = self.rng(j)
-            ctx = _between(ident, trng)
+            ctx = between(ident, trng)
             if k == EQUAL:
                 diags.append(
                     error(
@@ -314,7 +315,7 @@ class Parser(ExprParser):
                                 "Unclosed configuration block",
                                 _UNCLOSED_BLOCK_DETAIL,
                                 ob_rng,
-                                _between(ident, ob_rng),
+                                between(ident, ob_rng),
                             )
                         )
                     else:
@@ -339,12 +340,12 @@ class Parser(ExprParser):
                         "Missing newline after block definition",
                         "A block definition must end with a newline.",
                         erng,
-                        _between(ident, erng),
+                        between(ident, erng),
                     )
                 )
             self.recover_after_body_item()
         if body is None:
-            body = Body({}, [], _between(ob_rng, cb_rng), cb_rng)
+            body = Body({}, [], between(ob_rng, cb_rng), cb_rng)
         return Block(block_type, labels, body, ident, label_ranges, ob_rng, cb_rng)
 
     def parse_quoted_string_literal(self) -> tuple[str, Range]:
@@ -376,7 +377,7 @@ class Parser(ExprParser):
                         f'Template sequences are not allowed in this string. To include a '
                         f'literal "{which}", double it (as "{which}{which}") to escape it.',
                         trng,
-                        _between(open_rng, trng),
+                        between(open_rng, trng),
                     )
                 )
                 out.append(which + "{ ... }")
@@ -388,7 +389,7 @@ class Parser(ExprParser):
                         "Unterminated string literal",
                         "Unable to find the closing quote mark before the end of the file.",
                         trng,
-                        _between(open_rng, trng),
+                        between(open_rng, trng),
                     )
                 )
                 end_rng = trng
@@ -398,13 +399,13 @@ class Parser(ExprParser):
                     "Invalid string literal",
                     "This item is not valid in a string literal.",
                     trng,
-                    _between(open_rng, trng),
+                    between(open_rng, trng),
                 )
             )
             self.recover(CQUOTE)
             end_rng = trng
             break
-        return "".join(out), _between(open_rng, end_rng)
+        return "".join(out), between(open_rng, end_rng)
 
 
 def _comments(file: SourceFile, kinds: list[int], starts: list[int], ends: list[int]) -> list[Comment]:
