@@ -24,10 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-import networkx as nx
-
 from engine.addrs import AbsResourceInstance
 from engine.graph.builder_nodes import Node, resource_dependencies, static_node
+from engine.graph.digraph import DiGraph
 from engine.plans.model import Action, ResourceInstanceChange
 
 CBD = "cbd"
@@ -58,13 +57,13 @@ class Done:
 
 
 def build_apply_graph(
-    static: nx.DiGraph,
+    static: DiGraph,
     changes: Iterable[ResourceInstanceChange],
     state_deps: Mapping[Node, set[Node]] | None = None,
-) -> nx.DiGraph:
+) -> DiGraph:
     """See the module docstring. `state_deps` adds dependencies recorded in state (for
     resources the configuration no longer has)."""
-    g = nx.DiGraph(static)
+    g = DiGraph(static)
     deps = resource_dependencies(static)
     for n, more in (state_deps or {}).items():
         deps.setdefault(n, set()).update(more)

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from engine.addrs import AbsResourceInstance, Module
+from engine.graph.digraph import DiGraph, ancestors
 
 RESOURCE, LOCAL, VAR, OUTPUT, CALL, CHECK = "resource", "local", "var", "output", "call", "check"
 PROVIDER = "provider"
@@ -48,11 +47,11 @@ def static_node(addr: AbsResourceInstance) -> Node:
     return Node(RESOURCE, addr.module.module(), str(addr.resource))
 
 
-def resource_dependencies(static: nx.DiGraph) -> dict[Node, set[Node]]:
+def resource_dependencies(static: DiGraph) -> dict[Node, set[Node]]:
     """For each resource node, the resource nodes it depends on, directly or through
     locals, variables, outputs and module calls."""
     out: dict[Node, set[Node]] = {}
     for n in static.nodes:
         if isinstance(n, Node) and n.kind == RESOURCE:
-            out[n] = {a for a in nx.ancestors(static, n) if a.kind == RESOURCE}
+            out[n] = {a for a in ancestors(static, n) if a.kind == RESOURCE}
     return out
