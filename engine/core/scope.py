@@ -103,8 +103,7 @@ class ModuleScope:
 
     def override_function(self, name: str, fn: Any) -> None:
         """Use `fn` for function `name` in this scope (the planner's `plantimestamp`)."""
-        self._functions = dict(self._functions)
-        self._functions[name] = fn
+        self._functions = self._functions.with_function(name, fn)
 
     def set_input(self, name: str, value: Value) -> None:
         """Set (or replace) the value of input variable `name` (a module call's argument)."""
