@@ -25,9 +25,6 @@ from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.diags import Diagnostic, error
 from engine.states import workspaces as ws
-from engine.states.local import LocalState
-from engine.states.lock import FilesystemLocker, acquire, new_lock_info, release
-from engine.states.statefile import read_state
 
 USAGE = """Usage: terraform [global options] workspace
 
@@ -352,6 +349,10 @@ def _lock_timeout(meta: Meta, flags: FlagSet, help_text: str) -> float | None:
 
 def _copy_state(meta: Meta, path: str, source: str, lock: bool, timeout: float) -> int:
     """`new -state=FILE`: write FILE's state into the new workspace under its lock."""
+    from engine.states.local import LocalState
+    from engine.states.lock import FilesystemLocker, acquire, new_lock_info, release
+    from engine.states.statefile import read_state
+
     locker = FilesystemLocker(path) if lock else None
     lock_id = ""
     if locker is not None:
@@ -431,6 +432,9 @@ def _tracked_instances(meta: Meta, path: str, flags: FlagSet,
                        timeout: float) -> tuple[list[str], int]:
     """The resource instance objects workspace state at `path` tracks (deposed ones named
     so), read under its lock unless -lock=false; exit code 1 when it cannot be read."""
+    from engine.states.local import LocalState
+    from engine.states.lock import FilesystemLocker, acquire, new_lock_info, release
+
     locker = FilesystemLocker(path) if flags.get("lock") else None
     lock_id = ""
     if locker is not None:

@@ -26,7 +26,7 @@ from engine.gocompat import json as gojson
 from engine.gocompat.duration import SECOND, format_duration
 from engine.plans.hooks import Hooks
 from engine.plans.model import Action, ActionReason, Plan, ResourceInstanceChange
-from engine.plugin.registry import TERRAFORM_VERSION
+from engine.version import TERRAFORM_VERSION
 
 UI_VERSION = "1.2"
 

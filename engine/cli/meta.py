@@ -15,16 +15,15 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from engine.backend import LocalBackend
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.states import LocalState, workspaces
-from engine.states.workspaces import DEFAULT_WORKSPACE
-from engine.values import Value
 
 if TYPE_CHECKING:
+    from engine.backend import LocalBackend
     from engine.configs.variable_values import RootInputs
+    from engine.states import LocalState
+    from engine.values import Value
 
 STATE_FILE = "terraform.tfstate"
 
@@ -48,10 +47,10 @@ class Meta:
     def __init__(self, ui: Ui, environ: dict[str, str] | None = None) -> None:
         self.ui = ui
         self.environ = dict(os.environ if environ is None else environ)
-        from engine.core.scope import select_workspace
+        from engine.core.workspace import select_workspace
 
         name, _ = self.workspace()
-        select_workspace(name or DEFAULT_WORKSPACE)
+        select_workspace(name or "default")
 
     @property
     def cwd(self) -> str:
@@ -145,16 +144,22 @@ class Meta:
 
     def workspace(self) -> tuple[str, Diagnostics]:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
+        from engine.states import workspaces
+
         return workspaces.current(self.cwd, self.environ)
 
     def backend(self) -> LocalBackend:
         """The working directory's backend (the local backend until others are configured)."""
+        from engine.backend import LocalBackend
+
         return LocalBackend(self.cwd)
 
     def local_state(self) -> LocalState:
         """The selected workspace's state; opening a workspace other than `default` creates
         its directory, as terraform's local backend does."""
+        from engine.states import LocalState, workspaces
+
         name, _ = self.workspace()
         layout = workspaces.LocalWorkspaces(self.cwd)
-        layout.ensure(name or DEFAULT_WORKSPACE)
+        layout.ensure(name or workspaces.DEFAULT_WORKSPACE)
         return LocalState(layout.state_path(name))

@@ -44,7 +44,7 @@ from typing import Protocol, runtime_checkable
 
 from engine.diags import Diagnostics, error
 from engine.gocompat import json as gojson
-from engine.states.state import TERRAFORM_VERSION
+from engine.version import TERRAFORM_VERSION
 
 LOCK_ERROR_MESSAGE = """Error message: {}
 
