@@ -14,7 +14,7 @@ from engine.values.convert import (
 from engine.values.format import format_value
 from engine.values.json import dumps, implied_type, value_from_json, value_to_json
 from engine.values.numbers import NumberError, format_number, normalize, parse_number
-from engine.values.sets import canonical_set_elements
+from engine.values.sets import canonical_set_elements, set_
 from engine.values.types import (
     BOOL,
     DYNAMIC,
@@ -49,7 +49,6 @@ from engine.values.value import (
     null,
     number,
     object_,
-    set_,
     string,
     tuple_,
     unknown,
