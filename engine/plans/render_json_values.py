@@ -2,7 +2,7 @@
 
 - `marshal(v)`: a wholly known value as JSON data (marks dropped, numbers exact: `int`, or
   `ExactNumber` for the others, which both `engine.values.json.dumps` and the CLI's
-  order-keeping `engine.states.gojson.dumps` write unquoted, as terraform writes numbers);
+  order-keeping `engine.gocompat.json.dumps` write unquoted, as terraform writes numbers);
 - `omit_unknowns(v)`: the value with unknowns removed from objects and maps and replaced by
   nulls in sequences (None when `v` itself is unknown);
 - `unknown_as_bool(v)`: `after_unknown`: `true` where unknown, objects keep only the non-false
