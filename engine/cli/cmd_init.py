@@ -4,7 +4,7 @@ Steps, in Terraform's order and words: load the root module ("Initializing the b
 install the module tree (`engine.initwd`: local sources, `.terraform/modules/modules.json`);
 load the whole configuration; gather every provider requirement (required_providers, provider
 blocks, resources; the built-in provider excluded); select and install the providers
-(`engine.getproviders.install`) from `-plugin-dir` directories, else the CLI configuration's
+(`engine.providercache.install`) from `-plugin-dir` directories, else the CLI configuration's
 `provider_installation`, else the implied local mirrors; then write `.terraform.lock.hcl`
 (`-lockfile=readonly` refuses changes instead) and report success.
 """
@@ -21,11 +21,11 @@ from engine.cliconfig import load_cli_config
 from engine.configs import Module, load_module
 from engine.depsfile import LOCK_FILE, load_locks, save_locks
 from engine.diags import Diagnostics, error, warning
-from engine.getproviders.install import Requirement, ensure_providers
 from engine.getproviders.mirror import current_platform
 from engine.getproviders.source import build_source
 from engine.getproviders.versions import ConstraintError, parse_constraints
 from engine.initwd import install_modules, write_manifest
+from engine.providercache.install import Requirement, ensure_providers
 
 SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"
 EMPTY_DIR = (

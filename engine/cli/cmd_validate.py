@@ -10,10 +10,10 @@ from __future__ import annotations
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, to_json
+from engine.gocompat import json as gojson
 from engine.operations.validate import check_config
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
-from engine.states import gojson
 
 
 def validate_config(meta: Meta) -> Diagnostics:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from engine.backend import Backend, LocalBackend, Storage, workspaces
+from engine.backend import Backend, LocalBackend, Storage
 from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
@@ -24,6 +24,7 @@ from engine.values import Value
 if TYPE_CHECKING:
     from engine.configs import Config
     from engine.configs.variable_values import RootInputs
+    from engine.values import Value
 
 STATE_FILE = "terraform.tfstate"
 
@@ -34,10 +35,10 @@ class Meta:
     def __init__(self, ui: Ui, environ: dict[str, str] | None = None) -> None:
         self.ui = ui
         self.environ = dict(os.environ if environ is None else environ)
-        from engine.core.scope import select_workspace
+        from engine.core.workspace import select_workspace
 
         name, _ = self.workspace()
-        select_workspace(name or DEFAULT_WORKSPACE)
+        select_workspace(name or "default")
         self._backend: Backend | None = None
 
     @property
@@ -106,6 +107,8 @@ class Meta:
 
     def workspace(self) -> tuple[str, Diagnostics]:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
+        from engine.backend import workspaces
+
         return workspaces.current(self.cwd, self.environ)
 
     def backend(self) -> Backend:

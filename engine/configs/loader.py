@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from engine.configs.files import FileContents, decode_file_body
-from engine.configs.module import Module, build_module
+from engine.configs.merge import build_module
+from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.gcpause import paused_cyclic_gc

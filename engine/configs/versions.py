@@ -13,11 +13,8 @@ from dataclasses import dataclass, field
 from engine.configs.exprs import static_value
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute
-from engine.hcl.source import Range
-
-# The Terraform release whose language this package implements (used in version checks and
-# in messages that name the running version).
-TERRAFORM_VERSION = "1.11.4"
+from engine.source import Range
+from engine.version import TERRAFORM_VERSION
 
 _VERSION = (
     r"v?([0-9]+(?:\.[0-9]+)*?)"

@@ -21,8 +21,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from engine.addrs import (
     AbsProviderConfig,
     AbsResource,
@@ -47,6 +45,7 @@ from engine.graph.builder_nodes import CALL, CHECK, OUTPUT, PROVIDER, RESOURCE, 
 from engine.graph.builder_nodes import LOCAL as LOCAL_NODE
 from engine.graph.builder_nodes import VAR as VAR_NODE
 from engine.graph.dag import check_acyclic
+from engine.graph.digraph import DiGraph, ancestors, descendants
 from engine.graph.provider_resolution import (
     not_present,
     provider_map,
@@ -65,7 +64,7 @@ class GraphBuild:
     target)."""
 
     config: Any
-    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    graph: DiGraph = field(default_factory=DiGraph)
     objects: dict[Node, Any] = field(default_factory=dict)
     configs: dict[Module, Any] = field(default_factory=dict)
     refresh_only: set[Node] = field(default_factory=set)
@@ -324,11 +323,11 @@ class TargetsStep:
             doomed: set[Node] = set(targeted)
             refreshed: set[Node] = set(targeted)
             for n in targeted:
-                doomed |= nx.descendants(g, n)
-                refreshed |= nx.ancestors(g, n)
+                doomed |= descendants(g, n)
+                refreshed |= ancestors(g, n)
             keep = doomed | refreshed
             for n in doomed:
-                keep |= {a for a in nx.ancestors(g, n) if a.kind != RESOURCE}
+                keep |= {a for a in ancestors(g, n) if a.kind != RESOURCE}
             build.refresh_only = {n for n in refreshed - doomed if n.kind == RESOURCE}
             build.destroy_unrefreshed = {n for n in doomed - refreshed if n.kind == RESOURCE}
             build.graph = g.subgraph(keep).copy()
@@ -336,10 +335,10 @@ class TargetsStep:
         for n in g.nodes:
             if self.matches(n) and n not in keep:
                 keep.add(n)
-                keep |= nx.ancestors(g, n)
+                keep |= ancestors(g, n)
         for n in g.nodes:
             if n.kind == OUTPUT and not n.module.names and n not in keep:
-                anc = nx.ancestors(g, n)
+                anc = ancestors(g, n)
                 if any(a.kind == RESOURCE for a in anc) and all(
                     a in keep or a.kind != RESOURCE for a in anc
                 ):

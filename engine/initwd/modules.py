@@ -25,7 +25,7 @@ from engine.configs.loader import load_module
 from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostics, error
-from engine.states.gojson import go_syntax_error
+from engine.gocompat.json_syntax import go_syntax_error
 
 MANIFEST = os.path.join(".terraform", "modules", "modules.json")
 _REGISTRY = re.compile(r"^([a-zA-Z0-9.-]+\.[a-zA-Z]+(:\d+)?/)?[0-9A-Za-z_-]+/[0-9A-Za-z_-]+/[0-9a-z]+(//.*)?$")

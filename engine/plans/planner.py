@@ -40,8 +40,8 @@ from engine.addrs import (
     parse_target,
 )
 from engine.checks import ChecksState, in_module
-from engine.checks.blocks import assert_check_block
 from engine.configs import Config
+from engine.core.check_asserts import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning

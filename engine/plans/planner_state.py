@@ -24,11 +24,11 @@ from engine.addrs import (
     parse_module_instance,
 )
 from engine.diags import Diagnostics
+from engine.gocompat.json import RawNumber
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.protocol import Provider, UpgradeResourceStateRequest
 from engine.plugin.schema import Schema, mark_paths, mark_sensitive
 from engine.states.codec import encode_value
-from engine.states.gojson import RawNumber
 from engine.states.state import ResourceInstanceObject, State
 from engine.values import DYNAMIC, NUMBER, STRING, Type, Value, dumps, number, string
 from engine.values.json import JSONNumber

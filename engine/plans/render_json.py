@@ -31,8 +31,8 @@ from engine.plans.render_json_values import (
 from engine.plugin.paths import AttributePath
 from engine.plugin.schema import Block
 from engine.states import OutputValue, State, StateFile
-from engine.states.state import TERRAFORM_VERSION
 from engine.values import Value
+from engine.version import TERRAFORM_VERSION
 
 FORMAT_VERSION = "1.2"
 

@@ -30,6 +30,7 @@ from engine.configs.exprs import variables
 from engine.core.body import decode_body
 from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error, warning
+from engine.gocompat.strconv import quote as go_quote
 from engine.graph.steps import provider_addr_for
 from engine.hcl.ast import Expr, Traversal, TraverseAttr, TraverseIndex
 from engine.lang.eval_traversal import traverse_rel
@@ -42,16 +43,10 @@ from engine.values.value import UNKNOWN
 
 
 def _suggest(given: str, names: list[str]) -> str:
-    from engine.configs.syntax import name_suggestion
+    from engine.gocompat.levenshtein import name_suggestion
 
     s = name_suggestion(given, sorted(names))
-    return f" Did you mean {_go_quote(s)}?" if s else ""
-
-
-def _go_quote(s: str) -> str:
-    import json
-
-    return json.dumps(s, ensure_ascii=False)
+    return f" Did you mean {go_quote(s)}?" if s else ""
 
 
 def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
@@ -66,7 +61,7 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
         name = plain.v if plain is not None and isinstance(plain.v, str) else None
         if name is not None and name.isidentifier():
             detail = ("Only attribute access is allowed here. Did you mean to access attribute "
-                      f"{_go_quote(name)} using the dot operator?")
+                      f"{go_quote(name)} using the dot operator?")
         else:
             detail = "Only attribute access is allowed here, using the dot operator."
         diags.append(error("Invalid index operation", detail, step.range))
@@ -82,7 +77,7 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
         if attr.deprecated:
             diags.append(warning(
                 "Deprecated attribute",
-                f"The attribute {_go_quote(name)} is deprecated. Refer to the provider "
+                f"The attribute {go_quote(name)} is deprecated. Refer to the provider "
                 "documentation for details.", step.range))
         _val, diag = traverse_rel(Value(attr.implied_type(), UNKNOWN), after)
         if diag is not None:
@@ -96,7 +91,7 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
     diags.append(error(
         "Unsupported attribute",
         f"This object has no argument, nested block, or exported attribute named "
-        f"{_go_quote(name)}.{_suggest(name, names)}", step.range))
+        f"{go_quote(name)}.{_suggest(name, names)}", step.range))
     return diags
 
 
@@ -111,7 +106,7 @@ def _nested_traversal(type_name: str, nb: NestedBlock, steps: Traversal) -> Diag
     if nb.nesting is Nesting.SET:
         diags.append(error(
             "Cannot index a set value",
-            f"Block type {_go_quote(type_name)} is represented by a set of objects, and set "
+            f"Block type {go_quote(type_name)} is represented by a set of objects, and set "
             "elements do not have addressable keys. To find elements matching specific "
             'criteria, use a "for" expression with an "if" clause.', rng))
     elif nb.nesting is Nesting.LIST:
@@ -120,7 +115,7 @@ def _nested_traversal(type_name: str, nb: NestedBlock, steps: Traversal) -> Diag
         else:
             diags.append(error(
                 "Invalid operation",
-                f"Block type {_go_quote(type_name)} is represented by a list of objects, so it "
+                f"Block type {go_quote(type_name)} is represented by a list of objects, so it "
                 f"must be indexed using a numeric key, like .{type_name}[0].", rng))
     elif nb.nesting is Nesting.MAP:
         diags.extend(static_validate_traversal(nb.block, after))

@@ -31,8 +31,7 @@ from engine.plugin.protocol import (
     ValidateProviderConfigRequest,
 )
 from engine.values import Value
-
-TERRAFORM_VERSION = "1.11.4"
+from engine.version import TERRAFORM_VERSION
 
 ProviderFactory = Callable[[], Provider]
 

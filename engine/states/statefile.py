@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from engine.diags import Diagnostics, error
-from engine.states import gojson
+from engine.gocompat import json as gojson
+from engine.gocompat.json_syntax import go_syntax_error
 from engine.states.codec import decode_value, encode_value
 from engine.states.state import (
     TERRAFORM_VERSION,
@@ -157,7 +158,7 @@ def read_state(source: str | bytes) -> tuple[StateFile | None, Diagnostics]:
             "Terraform v0.7. To continue, first upgrade the state using Terraform 0.6.16 or "
             "earlier.")))
         return None, diags
-    syntax = gojson.go_syntax_error(data)
+    syntax = go_syntax_error(data)
     if syntax is not None:
         diags.append(error(_UNSUPPORTED, "The state file could not be parsed as JSON: syntax "
                            f"error at byte offset {syntax.offset}."))

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from engine.diags.diagnostic import Diagnostic, Diagnostics, error
+from engine.gocompat.strconv import quote as go_quote
 from engine.hcl.ast import (
     Expr,
     FunctionCallExpr,
@@ -25,8 +26,7 @@ from engine.hcl.ast import (
     TraverseRoot,
     TupleConsExpr,
 )
-from engine.hcl.source import Range
-from engine.values.format import go_quote
+from engine.source import Range
 from engine.values.types import (
     BOOL,
     DYNAMIC,

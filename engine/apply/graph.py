@@ -24,10 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-import networkx as nx
-
 from engine.addrs import AbsResourceInstance
-from engine.graph.builder_nodes import RESOURCE, Node
+from engine.graph.builder_nodes import Node, resource_dependencies, static_node
+from engine.graph.digraph import DiGraph
 from engine.plans.model import Action, ResourceInstanceChange
 
 CBD = "cbd"
@@ -57,28 +56,14 @@ class Done:
         return f"{self.resource} ({self.kind})"
 
 
-def static_node(addr: AbsResourceInstance) -> Node:
-    return Node(RESOURCE, addr.module.module(), str(addr.resource))
-
-
-def resource_dependencies(static: nx.DiGraph) -> dict[Node, set[Node]]:
-    """For each resource node, the resource nodes it depends on, directly or through
-    locals, variables, outputs and module calls."""
-    out: dict[Node, set[Node]] = {}
-    for n in static.nodes:
-        if isinstance(n, Node) and n.kind == RESOURCE:
-            out[n] = {a for a in nx.ancestors(static, n) if a.kind == RESOURCE}
-    return out
-
-
 def build_apply_graph(
-    static: nx.DiGraph,
+    static: DiGraph,
     changes: Iterable[ResourceInstanceChange],
     state_deps: Mapping[Node, set[Node]] | None = None,
-) -> nx.DiGraph:
+) -> DiGraph:
     """See the module docstring. `state_deps` adds dependencies recorded in state (for
     resources the configuration no longer has)."""
-    g = nx.DiGraph(static)
+    g = DiGraph(static)
     deps = resource_dependencies(static)
     for n, more in (state_deps or {}).items():
         deps.setdefault(n, set()).update(more)

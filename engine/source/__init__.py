@@ -1,4 +1,4 @@
-"""Source files and positions.
+"""Source files and positions: the floor under `engine.hcl` and `engine.diags`.
 
 Every syntax node carries a `Range` into the `SourceFile` it came from. Offsets are kept as
 character offsets into the decoded text; line, column (1-based, counted in characters) and byte

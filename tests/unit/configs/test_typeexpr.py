@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.configs.typeexpr import type_constraint_from_expr, type_from_expr, type_string
 from engine.hcl.ast import Expr
 from engine.hcl.parser import parse_expression
 from engine.values import (
@@ -19,7 +20,6 @@ from engine.values import (
     Value,
     number,
 )
-from engine.values.typeexpr import type_constraint_from_expr, type_from_expr, type_string
 
 
 def _literal(expr: Expr) -> Value:

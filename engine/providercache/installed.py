@@ -74,7 +74,7 @@ def _matches(package: str, hashes: list[str]) -> bool:
 def package_problem(workdir: str, lock: ProviderLock) -> tuple[str | None, str]:
     """(the executable, "") of the package `init` installed for `lock`, or (None, the reason
     it cannot be used, in terraform's words: not cached, checksum mismatch, no executable)."""
-    from engine.getproviders.install import package_dir
+    from engine.providercache.install import package_dir
 
     provider = lock.addr
     package = os.path.abspath(package_dir(workdir, provider, lock.version))
