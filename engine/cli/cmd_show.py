@@ -44,8 +44,13 @@ def snapshot_config(pf: PlanFile) -> tuple[Any, Diagnostics]:
     from engine.configs import load_config
 
     with tempfile.TemporaryDirectory(prefix="groundplan-show-") as tmp:
+        # Module directories are relative to the root and may climb above it (`../../vpc`,
+        # as modules' own examples call them): the root goes deep enough below `tmp` that
+        # every recorded directory lands inside it.
+        ups = max((_climbs(mod.dir or ".") for mod in pf.config.modules.values()), default=0)
+        root = os.path.join(tmp, *(["r"] * ups)) if ups else tmp
         for mod in pf.config.modules.values():
-            directory = os.path.normpath(os.path.join(tmp, mod.dir or "."))
+            directory = os.path.normpath(os.path.join(root, mod.dir or "."))
             if not directory.startswith(tmp):
                 continue  # a snapshot never points outside its own tree
             os.makedirs(directory, exist_ok=True)
@@ -54,7 +59,22 @@ def snapshot_config(pf: PlanFile) -> tuple[Any, Diagnostics]:
                     fh.write(data)
         manifest = {key: (mod.dir or ".", mod.source_addr)
                     for key, mod in pf.config.modules.items() if key}
-        return load_config(tmp, manifest)
+        os.makedirs(root, exist_ok=True)
+        return load_config(root, manifest)
+
+
+def _climbs(directory: str) -> int:
+    """How many levels above the root a relative module directory reaches (`../../m`: 2)."""
+    if os.path.isabs(directory):
+        return 0
+    depth = deepest = 0
+    for part in directory.replace("\\", "/").split("/"):
+        if part == "..":
+            depth -= 1
+            deepest = min(deepest, depth)
+        elif part not in ("", "."):
+            depth += 1
+    return -deepest
 
 
 def _show_plan(meta: Meta, pf: PlanFile, as_json: bool, registry: ProviderRegistry) -> int:

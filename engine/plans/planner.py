@@ -254,7 +254,7 @@ def make_plan(
         plan.errored = True
         return result
     tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=True,
-                        expander=expand_resource)
+                        expander=expand_resource, destroying=destroying)
     from engine.lang.functions.datetime import make_plantimestamp
 
     ctx = PlanContext(
@@ -301,8 +301,12 @@ def make_plan(
                                          bool(targets))
     from engine.plans.planner_relevant import relevant_attributes
 
+    def module_output(mi: ModuleInstance, name: str) -> Value | None:
+        res = tree.output(mi, name)
+        return None if res is None else res.value
+
     result.relevant_attributes = list(relevant_attributes(
-        config, plan.changes, plan.output_changes, tree.instances))
+        config, plan.changes, plan.output_changes, tree.instances, module_output))
     from engine.plans.render_json_values import path_json
 
     plan.relevant_attributes = [(str(r), path_json(p)) for r, p in result.relevant_attributes]
