@@ -98,14 +98,6 @@ def provider_node(addr: AbsProviderConfig) -> Node:
 
 
 # ------------------------------------------------------------------ expressions of objects
-def body_exprs(body: Body) -> Iterator[Expr]:
-    """Every expression in a body, nested blocks (and `dynamic` blocks) included."""
-    for attr in body.attributes.values():
-        yield attr.expr
-    for blk in body.blocks:
-        yield from body_exprs(blk.body)
-
-
 def body_traversals(body: Body, bound: frozenset[str] = frozenset()) -> Iterator[Traversal]:
     """Every reference in a body, nested blocks included, as terraform's reference analysis
     sees it: inside a `dynamic` block's `content` (and `labels`), its iterator (the block's
@@ -134,8 +126,10 @@ def block_traversals(blk: Block, bound: frozenset[str] = frozenset()) -> Iterato
 
 
 def resource_traversals(res: Any, skip: Iterable[Expr] = ()) -> Iterator[Traversal]:
-    """The references of `resource_exprs(res)` (less the expressions in `skip`), with
-    `dynamic` block iterators left out (see body_traversals)."""
+    """The references of a resource block that order it: `count`/`for_each`, its
+    configuration (less Terraform's own blocks), `replace_triggered_by` and its conditions,
+    less the expressions in `skip`; `dynamic` block iterators are left out (see
+    body_traversals)."""
     skipped = {id(e) for e in skip}
     for e in _resource_meta_exprs(res):
         if id(e) not in skipped:
@@ -170,24 +164,6 @@ def _rule_exprs(rules: Iterable[Any]) -> Iterator[Expr]:
             yield r.condition
         if r.error_message is not None:
             yield r.error_message
-
-
-def resource_exprs(res: Any) -> Iterator[Expr]:
-    """The expressions of a resource block whose references order it."""
-    if res.count is not None:
-        yield res.count
-    if res.for_each is not None:
-        yield res.for_each
-    for attr_name, attr in res.config.attributes.items():
-        if attr_name not in ("count", "for_each", "provider", "depends_on"):
-            yield attr.expr
-    for blk in res.config.blocks:
-        if blk.type in ("lifecycle", "provisioner", "connection"):
-            continue
-        yield from body_exprs(blk.body)
-    yield from res.lifecycle.replace_triggered_by
-    yield from _rule_exprs(res.preconditions)
-    yield from _rule_exprs(res.postconditions)
 
 
 def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal]]:

@@ -294,7 +294,9 @@ def make_plan(
 
         diags.extend(forget_warning(plan.changes))
     imports.mark(plan.changes)
-    plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
+    # terraform's destroy plan walks the state its pre-destroy refresh produced, so the walk
+    # itself sees no drift (and the destroy plan records none)
+    plan.drift = [] if destroying else sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()
     result.prior_state.check_results = None  # as terraform: a plan walk starts checks afresh
     plan.output_changes = output_changes(tree, config, prev_state, options.mode,
