@@ -6,7 +6,7 @@ tag, sub-directory and commit of each; every directory keeps the module's LICENS
 
     vpc (v3.7.0), security-group (v5.3.1), key-pair (v1.0.1)                 -> roots/network
     s3-bucket (v2.8.0), dynamodb-table (v1.2.2)                              -> roots/storage
-    sqs (v3.1.0), sns (v3.3.0), cloudwatch//modules/log-group (v3.3.0)       -> roots/messaging
+    sqs (v3.1.0), sns (v3.2.0), cloudwatch//modules/log-group (v3.3.0)       -> roots/messaging
     iam//modules/{iam-assumable-role, iam-policy, iam-user,
                   iam-group-with-policies} (v4.24.1)                         -> roots/iam
 
@@ -60,7 +60,7 @@ pytestmark = [pytest.mark.conformance, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = Path(__file__).resolve().parent / "modules"
-GROUPS = ("network", "storage")
+GROUPS = ("network", "storage", "messaging")
 # The two general causes behind the modules' failures, each as a small root of its own.
 CAUSES = ("dynamic_iterators", "destroy_outputs")
 GROUNDPLAN = [sys.executable, "-m", "engine.cli.main"]
