@@ -140,10 +140,11 @@ def read_lock_file(root: str) -> str | None:
 
 def with_base(state: State, base: StateFile | None) -> StateFile | None:
     """`state` as a snapshot of `base` (its lineage and serial); None when there is no base,
-    unless the plan put managed objects in it (`import` blocks): then a snapshot of no state
-    (lineage "", serial 0), which is stale once any state exists."""
+    unless the plan put objects in it (data sources read while planning, `import` blocks):
+    then a snapshot of no state (lineage "", serial 0), which is stale once any state exists.
+    The apply starts from it, as terraform's starts from the plan's prior state."""
     if base is None:
-        if not any(rs.mode == "managed" for rs in state.resources):
+        if not state.resources:
             return None
         return StateFile(state=state, lineage="", serial=0)
     return StateFile(state=state, lineage=base.lineage, serial=base.serial,
