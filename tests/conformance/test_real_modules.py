@@ -11,19 +11,24 @@ tag, sub-directory and commit of each; every directory keeps the module's LICENS
                   iam-group-with-policies} (v4.24.1)                         -> roots/iam
 
 Each root configuration calls its modules as their README examples do, configured only where
-moto lacks a service the module would otherwise use: the VPC example runs without NAT and VPN
-gateways (moto's NAT gateways never leave `pending` for the provider's waiter), and iam-user
-without a login profile or access key (both need a PGP key to encrypt their secrets). The
-modules of one group share a root, so one `init`, plan and apply serve several modules; one
-moto server (emptied before each tool's run) and one provider binary serve every group.
+moto or the 3.39.0 provider needs it: the VPC example runs with `enable_nat_gateway` and
+`enable_vpn_gateway` false (they were not tried against moto; NAT gateways make the provider
+wait for their state) and without DHCP options (moto does not keep their tags, so even
+terraform's re-plan after apply is not empty); iam-user has no login profile or access key
+(both need a PGP key to encrypt their secrets); sns is at v3.2.0, because v3.3.0 declares
+aws >= 3.37 but outputs `aws_sns_topic.owner`, which 3.39.0 does not have (terraform fails
+too). KMS is left out: no terraform-aws-kms release accepts 3.39.0 (the oldest needs >= 3.72).
+The modules of one group share a root, so one `init`, plan and apply serve several modules;
+one moto server (emptied before each tool's run) and one provider binary serve every group.
 
 For every group each tool runs: `init -plugin-dir`, `plan -out` (its whole `show -json`
 document), `apply` of that plan, `show -json` of the state, a re-plan that must find no changes
 (`-detailed-exitcode` exits 0), a destroy plan (`plan -destroy -out`, its document), `destroy
--auto-approve`, and `show -json` of the emptied state. groundplan's documents must equal
-terraform's after the scenario runner's normalisations plus one more: identifiers that moto
-makes up (resource ids such as `vpc-…`, IAM unique ids, key fingerprints' sources, timestamps)
-become placeholders naming their kind — they differ between any two runs.
+-auto-approve`, after which the state file holds no resources and no outputs. groundplan's
+documents must equal terraform's after the scenario runner's normalisations, with the ids
+moto and the provider make up (resource ids such as `vpc-…`, route and rule ids, IAM unique
+ids, `name_prefix` names, timestamps) masked as placeholders naming their kind — they differ
+between any two runs — and without `relevant_attributes` (see `normalise`).
 
 Two more roots, `roots/dynamic_iterators` and `roots/destroy_outputs`, hold the general causes
 behind the two failures the modules showed (a `dynamic` block's iterator taken for a resource
@@ -211,7 +216,10 @@ def lifecycle(argv: list[str], group: str, base: Path, mirror: Path, moto_url: s
     tool("plan", "-destroy", "-out=destroy.tfplan")
     docs["destroy plan"] = normalise(tool.document("destroy.tfplan"))
     tool("destroy", "-auto-approve")
-    docs["destroyed state"] = normalise(tool.document())
+    # nothing is left: the state file itself (no provider needed to read it)
+    final = json.loads((root / "terraform.tfstate").read_text())
+    docs["destroyed state"] = {"resources": final["resources"], "outputs": final["outputs"]}
+    assert docs["destroyed state"] == {"resources": [], "outputs": {}}, docs["destroyed state"]
     return docs
 
 
