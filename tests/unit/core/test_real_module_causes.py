@@ -29,9 +29,8 @@ from engine.lang.functions.base import FunctionError, call
 from engine.lang.functions.collections_seq import FUNCTIONS as SEQ_FUNCTIONS
 from engine.values import (
     DYNAMIC,
-    UNKNOWN_DYNAMIC,
-    NUMBER,
     STRING,
+    UNKNOWN_DYNAMIC,
     ListType,
     Value,
     object_,
@@ -206,7 +205,3 @@ def test_reference_analysis_leaves_iterators_out(tmp_path: Path) -> None:
     assert refs == ["terraform_data.other.id", "var.rules", "var.rules", "var.versioning"]
     body_refs = sorted(traversal_str(t) for t in body_traversals(res.config))
     assert "it.value.name" not in body_refs and "versioning.value" not in body_refs
-
-
-def test_number_type_is_still_number() -> None:  # guards the helper imports above
-    assert unknown(NUMBER).type == NUMBER
