@@ -175,9 +175,15 @@ class ModuleScope:
     def eval_context(
         self, exprs: list[Expr], extra: dict[str, Value] | None = None
     ) -> tuple[EvalContext, Diagnostics]:
-        """An evaluation context with exactly the roots `exprs` refer to (plus `extra`)."""
+        """An evaluation context with exactly the roots `exprs` refer to (plus `extra`).
+
+        The roots in `extra` are local to the expressions (`count`, `each`, a `dynamic`
+        block's iterator, …) and shadow the module's names as an HCL child context does:
+        `versioning.value` inside `dynamic "versioning"` is the iterator, never a reference to
+        a resource of type "versioning"."""
         diags = Diagnostics()
         roots: dict[str, Value] = dict(extra or {})
+        local_roots = frozenset(roots)
         locals_needed: dict[str, Value] = {}
         modules_needed: dict[str, Value] = {}
         managed_root: dict[str, dict[str, Value]] = {}
@@ -187,6 +193,8 @@ class ModuleScope:
             root = trav[0]
             assert isinstance(root, TraverseRoot)
             name = root.name
+            if name in local_roots:
+                continue
             attr = trav[1] if len(trav) > 1 and isinstance(trav[1], TraverseAttr) else None
             rng = root.range if attr is None else root.range.to(attr.range)
             if extra and name in extra:

@@ -30,6 +30,7 @@ from engine.addrs import (
     parse_module_instance,
 )
 from engine.addrs import Provider as ProviderAddr
+from engine.configs.exprs import expr_as_keyword
 from engine.configs.exprs import variables as expr_traversals
 from engine.configs.refs import (
     DATA,
@@ -52,7 +53,7 @@ from engine.graph.provider_resolution import (
     requested_addr,
     resolve_resource,
 )
-from engine.hcl.ast import Body, Expr, Traversal
+from engine.hcl.ast import Block, Body, Expr, Traversal
 
 
 @dataclass(slots=True)
@@ -96,12 +97,64 @@ def provider_node(addr: AbsProviderConfig) -> Node:
 
 
 # ------------------------------------------------------------------ expressions of objects
-def body_exprs(body: Body) -> Iterator[Expr]:
-    """Every expression in a body, nested blocks (and `dynamic` blocks) included."""
+def body_traversals(body: Body, bound: frozenset[str] = frozenset()) -> Iterator[Traversal]:
+    """Every reference in a body, nested blocks included, as terraform's reference analysis
+    sees it: inside a `dynamic` block's `content` (and `labels`), its iterator (the block's
+    label or its `iterator` argument) is a local name, not a reference."""
     for attr in body.attributes.values():
-        yield attr.expr
+        yield from expr_traversals(attr.expr, bound)
     for blk in body.blocks:
-        yield from body_exprs(blk.body)
+        yield from block_traversals(blk, bound)
+
+
+def block_traversals(blk: Block, bound: frozenset[str] = frozenset()) -> Iterator[Traversal]:
+    """The references of one nested block (see body_traversals)."""
+    if blk.type != "dynamic" or not blk.labels:
+        yield from body_traversals(blk.body, bound)
+        return
+    name = blk.labels[0]
+    it = blk.body.attributes.get("iterator")
+    if it is not None:
+        name = expr_as_keyword(it.expr) or name
+    inner = bound | {name}
+    for aname, attr in blk.body.attributes.items():
+        if aname != "iterator":
+            yield from expr_traversals(attr.expr, bound if aname == "for_each" else inner)
+    for nested in blk.body.blocks:
+        yield from block_traversals(nested, inner)
+
+
+def resource_traversals(res: Any, skip: Iterable[Expr] = ()) -> Iterator[Traversal]:
+    """The references of a resource block that order it: `count`/`for_each`, its
+    configuration (less Terraform's own blocks), `replace_triggered_by` and its conditions,
+    less the expressions in `skip`; `dynamic` block iterators are left out (see
+    body_traversals)."""
+    skipped = {id(e) for e in skip}
+    for e in _resource_meta_exprs(res):
+        if id(e) not in skipped:
+            yield from expr_traversals(e)
+    for attr_name, attr in res.config.attributes.items():
+        if attr_name not in ("count", "for_each", "provider", "depends_on"):
+            yield from expr_traversals(attr.expr)
+    for blk in res.config.blocks:
+        if blk.type not in ("lifecycle", "provisioner", "connection"):
+            yield from block_traversals(blk)
+    for e in _resource_rule_exprs(res):
+        if id(e) not in skipped:
+            yield from expr_traversals(e)
+
+
+def _resource_meta_exprs(res: Any) -> Iterator[Expr]:
+    if res.count is not None:
+        yield res.count
+    if res.for_each is not None:
+        yield res.for_each
+
+
+def _resource_rule_exprs(res: Any) -> Iterator[Expr]:
+    yield from res.lifecycle.replace_triggered_by
+    yield from _rule_exprs(res.preconditions)
+    yield from _rule_exprs(res.postconditions)
 
 
 def _rule_exprs(rules: Iterable[Any]) -> Iterator[Expr]:
@@ -112,31 +165,12 @@ def _rule_exprs(rules: Iterable[Any]) -> Iterator[Expr]:
             yield r.error_message
 
 
-def resource_exprs(res: Any) -> Iterator[Expr]:
-    """The expressions of a resource block whose references order it."""
-    if res.count is not None:
-        yield res.count
-    if res.for_each is not None:
-        yield res.for_each
-    for attr_name, attr in res.config.attributes.items():
-        if attr_name not in ("count", "for_each", "provider", "depends_on"):
-            yield attr.expr
-    for blk in res.config.blocks:
-        if blk.type in ("lifecycle", "provisioner", "connection"):
-            continue
-        yield from body_exprs(blk.body)
-    yield from res.lifecycle.replace_triggered_by
-    yield from _rule_exprs(res.preconditions)
-    yield from _rule_exprs(res.postconditions)
-
-
 def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal]]:
     """(module the references resolve in, traversals) of one node's object."""
     travs: list[Traversal] = []
     module = node.module
     if node.kind == RESOURCE:
-        for e in resource_exprs(obj):
-            travs.extend(expr_traversals(e))
+        travs.extend(resource_traversals(obj))
         travs.extend(obj.depends_on)
     elif node.kind == LOCAL_NODE:
         travs.extend(expr_traversals(obj.expr))
@@ -165,8 +199,7 @@ def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal
         for e in _rule_exprs(obj.asserts):
             travs.extend(expr_traversals(e))
     elif node.kind == PROVIDER:
-        for e in body_exprs(obj.config):
-            travs.extend(expr_traversals(e))
+        travs.extend(body_traversals(obj.config))
     return module, travs
 
 
