@@ -7,7 +7,7 @@ keep it, or the apply evaluates `data.x[0].json` against an empty tuple.
 
 from __future__ import annotations
 
-from engine.cli.run_plan import with_base
+from engine.operations.planfiles import with_base
 from engine.states.state import Resource, State, StateFile
 
 PROVIDER = 'provider["registry.terraform.io/hashicorp/aws"]'

@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.addrs import parse_provider_source
-from engine.cli.cmd_show import _climbs
-from engine.cli.cmd_show import snapshot_config as load_snapshot
 from engine.configs.loader import load_config
+from engine.operations.planfiles import _climbs
+from engine.operations.planfiles import snapshot_configuration as load_snapshot
 from engine.plans.planfile import PlanFile, snapshot_config
 from engine.plans.render_json_config import config_to_json
 from engine.plugin.protocol import GetProviderSchemaResponse
