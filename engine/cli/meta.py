@@ -82,8 +82,14 @@ class Meta:
             self.ui.color = False
         return rest
 
-    def load_config(self, directory: str = ".") -> tuple[Any, Diagnostics]:
-        """The configuration rooted at `directory` (None when it could not be loaded)."""
+    def load_config(self, directory: str = ".", version_first: bool = False) -> tuple[Any, Diagnostics]:
+        """The configuration rooted at `directory` (None when it could not be loaded).
+
+        Every module's `required_version` is checked as terraform's checkRequiredVersion
+        does: a configuration that loads but that this version does not satisfy gives only
+        "Unsupported Terraform Core version" errors (and None); with `version_first` (init)
+        those errors win over load errors too.
+        """
         from engine.configs import load_config
         from engine.initwd import check_manifest
 
@@ -91,6 +97,10 @@ class Meta:
         if diags.has_errors:
             return None, diags
         config, diags = load_config(directory)
+        if config is not None and (version_first or not diags.has_errors):
+            versions = config.check_core_versions()
+            if versions.has_errors:
+                return None, versions
         if diags.has_errors:
             return config, diags
         # As Terraform (Meta.providerFactories), every command that loads the configuration

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from engine.configs.files import FileContents, decode_file_body
 from engine.configs.module import Module, build_module
 from engine.configs.module_calls import ModuleCall, is_local_source
+from engine.configs.versions import check_core_version
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.gcpause import paused_cyclic_gc
 
@@ -148,6 +149,19 @@ class Config:
     def module_paths(self) -> list[tuple[str, ...]]:
         return [c.path for c in self.walk()]
 
+    def check_core_versions(self) -> Diagnostics:
+        """Terraform's `CheckCoreVersionRequirements`: an error for every `required_version`
+        in this module or below that the implemented Terraform version does not satisfy."""
+        diags = Diagnostics()
+        for node in self.walk():
+            name = ""
+            if node.call is not None:
+                src = node.call.source
+                shown = _clean_local(src) if node.call.is_local else src
+                name = f"{node.path_str} (from {shown})"
+            diags.extend(check_core_version(node.module.required_versions, module=name))
+        return diags
+
 
 Manifest = dict[str, tuple[str, str]]
 
@@ -196,9 +210,24 @@ def _not_installed(mc: ModuleCall, detail: str) -> Diagnostic:
     return error("Module not installed", detail, mc.decl_range)
 
 
-def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagnostics) -> None:
+def recursive_call(name: str, mc: ModuleCall, where: str) -> Diagnostic:
+    """The error for a local module call whose directory is that of a module calling it
+    (itself, or through other modules): its tree would never end. terraform has no check
+    of its own and fails when the nested paths become too long for the file system."""
+    return error(
+        "Module calls itself",
+        f'The module call "{name}" at {where} has source "{mc.source}", the directory of a '
+        "module that contains this call (directly or through other module calls), so the "
+        "module tree would never end. A module cannot call itself.",
+        mc.source_range or mc.decl_range,
+    )
+
+
+def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagnostics,
+                   ancestors: tuple[str, ...] = ()) -> None:
     if len(node.path) >= _MAX_DEPTH:
         return
+    ancestors = (*ancestors, os.path.realpath(node.source_dir or root_dir))
     for name in sorted(node.module.module_calls):
         mc = node.module.module_calls[name]
         if not mc.source_ok:
@@ -221,11 +250,15 @@ def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagn
                 "Module source has changed",
                 "The source address was changed since this module was installed. "
                 + _INIT_HINT, mc.source_range or mc.decl_range))
+        if os.path.realpath(directory) in ancestors:
+            where = f"{os.path.basename(mc.decl_range.filename)}:{mc.decl_range.start.line}"
+            diags.append(recursive_call(name, mc, where))
+            continue
         mod, mdiags = load_module(directory)
         diags.extend(mdiags)
         child = Config(mod, path, node, mc)
         node.children[name] = child
-        _load_children(child, root_dir, manifest, diags)
+        _load_children(child, root_dir, manifest, diags, ancestors)
 
 
 def load_config(root_dir: str, manifest: Manifest | None = None) -> tuple[Config, Diagnostics]:
