@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -66,13 +67,34 @@ def module_files(directory: str) -> tuple[list[str], list[str], Diagnostics]:
     return primary, override, diags
 
 
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def _bad_encoding(text: str, path: str, reported: Diagnostics) -> Diagnostics:
+    """terraform's "Invalid character encoding" at the first byte that is not UTF-8, unless
+    the parser reported it already (it does outside quoted strings)."""
+    out = Diagnostics()
+    m = _SURROGATE.search(text)
+    if m is None or any(d.summary == "Invalid character encoding" for d in reported):
+        return out
+    from engine.hcl.source import Range, SourceFile
+
+    out.append(error(
+        "Invalid character encoding",
+        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in "
+        "your editor.", Range(SourceFile(path, text), m.start(), m.end())))
+    return out
+
+
 def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, Diagnostics]:
     """Read, parse and decode one configuration file."""
     diags = Diagnostics()
     try:
-        with open(path, encoding="utf-8") as fh:
+        # bytes that are not UTF-8 survive as lone surrogates: the lexer reports them as
+        # terraform does ("Invalid character encoding" at their line)
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             text = fh.read()
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         diags.append(error("Failed to read file", f'The file "{path}" could not be read.'))
         return None, diags
     from engine import hcl
@@ -82,7 +104,8 @@ def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, D
     else:
         parsed, pdiags = hcl.parse_file(text, path)
     diags.extend(pdiags)
-    if parsed is None:
+    diags.extend(_bad_encoding(text, path, pdiags))
+    if parsed is None or diags.has_errors:
         return None, diags
     fc, ddiags = decode_file_body(parsed.body, path, override)
     diags.extend(ddiags)
