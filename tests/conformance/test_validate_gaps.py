@@ -8,7 +8,7 @@ child module, count / for_each values known at validate time (negative, fraction
 wrong type, null, a set with null, a list, sensitive), errors in locals and in resource
 arguments (`each.value + "x"`), module calls whose count fails (nothing below them is
 validated), resource types and data sources the provider does not have, a provider that is
-not installed, a cycle between two modules, an import block into a resource of a child module.
+not installed, a cycle between two modules, an import block whose target may be generated.
 """
 
 from __future__ import annotations
@@ -80,11 +80,6 @@ CASES: dict[str, dict[str, str]] = {
         'module "b" {\n  source = "./b"\n  x = module.a.o\n}\n',
         "a/main.tf": 'variable "x" {}\noutput "o" { value = var.x }\nresource "terraform_data" "r" {}\n',
         "b/main.tf": 'variable "x" {}\noutput "o" { value = var.x }\nresource "terraform_data" "r" {}\n',
-    },
-    "import_into_child_module": {
-        "main.tf": 'import {\n  to = module.m.terraform_data.nope\n  id = "x"\n}\n'
-        'module "m" {\n  source = "./m"\n}\n',
-        "m/main.tf": 'resource "terraform_data" "yes" {}\n',
     },
     "import_into_root_for_generation": {
         "main.tf": 'import {\n  to = terraform_data.nope\n  id = "x"\n}\n'},
