@@ -104,8 +104,9 @@ def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, D
     else:
         parsed, pdiags = hcl.parse_file(text, path)
     diags.extend(pdiags)
-    diags.extend(_bad_encoding(text, path, pdiags))
-    if parsed is None or diags.has_errors:
+    encoding = _bad_encoding(text, path, pdiags)
+    diags.extend(encoding)
+    if parsed is None or encoding.has_errors:
         return None, diags
     fc, ddiags = decode_file_body(parsed.body, path, override)
     diags.extend(ddiags)
