@@ -19,6 +19,7 @@ from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cliconfig import load_cli_config
 from engine.configs import Module, load_module
+from engine.configs.versions import check_core_version
 from engine.depsfile import LOCK_FILE, load_locks, save_locks
 from engine.diags import Diagnostics, error, warning
 from engine.getproviders.mirror import current_platform
@@ -253,14 +254,16 @@ def run_init(meta: Meta, args: list[str]) -> int:
         return 1
     if installed is not None:
         if installed.diags.has_errors:
-            ui.diagnostics(installed.diags)
+            # as terraform: the root's unmet required_version is the error shown first
+            versions = check_core_version(installed.root.required_versions)
+            ui.diagnostics(versions if versions.has_errors else installed.diags)
             return 1
         if installed.root.module_calls:
             d = write_manifest(cwd, installed.records)
             if d.has_errors:
                 ui.diagnostics(d)
                 return 1
-    config, diags = meta.load_config()
+    config, diags = meta.load_config(version_first=True)
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
         return 1

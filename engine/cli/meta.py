@@ -70,11 +70,14 @@ class Meta:
             self.ui.color = False
         return rest
 
-    def load_config(self, directory: str = ".") -> tuple[Config | None, Diagnostics]:
-        """The configuration rooted at `directory` (None when it could not be loaded)."""
+    def load_config(self, directory: str = ".",
+                    version_first: bool = False) -> tuple[Config | None, Diagnostics]:
+        """The configuration rooted at `directory` (None when it could not be loaded), every
+        module's `required_version` checked (engine.operations.prepare.load_configuration;
+        `version_first`, as `init`: version errors win over load errors too)."""
         from engine.operations.prepare import load_configuration
 
-        return load_configuration(self.cwd, directory)
+        return load_configuration(self.cwd, directory, version_first=version_first)
 
     def collect_variables(
         self, config: Config, ordered: list[tuple[str, str]], prompt: bool = False

@@ -54,6 +54,9 @@ class SourceFile:
         start = starts[line - 1]
         end = self.text.find("\n", start)
         text = self.text[start:] if end < 0 else self.text[start:end]
+        if not text.isascii():
+            # bytes that were not UTF-8 (kept as lone surrogates) show as terraform shows them
+            text = "".join("\ufffd" if "\udc80" <= c <= "\udcff" else c for c in text)
         return text.rstrip("\r")
 
 
