@@ -156,7 +156,17 @@ def key_provider_ref(
 
 
 def _traversal(expr: A.Expr) -> list[str] | None:
-    """`a.b.c` as its names; None for any other expression."""
+    """`a.b.c` as its names (also `"${a.b.c}"`, and in JSON files the string "a.b.c", as
+    hcl.AbsTraversalForExpr reads it); None for any other expression."""
+    if isinstance(expr, A.TemplateWrapExpr):
+        return _traversal(expr.wrapped)
+    literal = expr
+    if isinstance(expr, A.TemplateExpr) and len(expr.parts) == 1:
+        literal = expr.parts[0]
+    if isinstance(literal, A.LiteralValueExpr) and isinstance(literal.value.v, str) \
+            and expr.range.filename.endswith(".json"):
+        names = literal.value.v.split(".")
+        return names if all(names) else None
     if not isinstance(expr, A.ScopeTraversalExpr):
         return None
     names: list[str] = []
