@@ -121,6 +121,10 @@ def run_state(meta: Meta, args: list[str]) -> int:
         return run_state_list(meta, rest)
     if sub == "show":
         return run_state_show(meta, rest)
+    if sub == "re-encrypt":  # engine/cli/cmd_state_reencrypt.py (encryption)
+        from engine.cli.cmd_state_reencrypt import run_state_reencrypt
+
+        return run_state_reencrypt(meta, rest)
     meta.ui.err(STATE_USAGE)
     return 1
 
