@@ -165,8 +165,8 @@ def _traversal(expr: A.Expr) -> list[str] | None:
         literal = expr.parts[0]
     if isinstance(literal, A.LiteralValueExpr) and isinstance(literal.value.v, str) \
             and expr.range.filename.endswith(".json"):
-        names = literal.value.v.split(".")
-        return names if all(names) else None
+        parts = literal.value.v.split(".")
+        return parts if all(parts) else None
     if not isinstance(expr, A.ScopeTraversalExpr):
         return None
     names: list[str] = []

@@ -86,6 +86,15 @@ def is_plaintext_plan(data: bytes) -> str | None:
     return None if data[:2] == b"PK" else f"Invalid plan file {data[:2]!r}"
 
 
+def is_plaintext_record(data: bytes) -> str | None:
+    """None for a plaintext journal record (a JSON object with a `kind`)."""
+    return None if data.startswith(b'{"kind":') else "Given payload is not a journal record"
+
+
+PLAINTEXT_CHECKS = {"state": is_plaintext_state, "plan": is_plaintext_plan,
+                    "record": is_plaintext_record}
+
+
 def _envelope(data: bytes) -> dict[str, Any] | None:
     """The payload as an encrypted envelope, or None when it is not one."""
     if b'"encryption_version"' not in data:
@@ -105,10 +114,20 @@ class TargetEncryption:
 
     name: str  # "state", "plan", "remote_state_data_source.NAME"
     methods: list[Any]
-    kind: str = "state"  # or "plan": the payload's plaintext form
+    kind: str = "state"  # "plan", or "record" (a state journal line): the plaintext's form
     enforced: bool = False
     last_read: ReadInfo | None = field(default=None, repr=False)
+    _records: TargetEncryption | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def records(self) -> TargetEncryption:
+        """This target for the state journal's records: the same methods and keys (the key
+        providers' cached keys are shared), payloads without the state's serial/lineage."""
+        with self._lock:
+            if self._records is None:
+                self._records = TargetEncryption(f"{self.name} journal", self.methods,
+                                                 "record", self.enforced)
+            return self._records
 
     @property
     def primary(self) -> Any:
@@ -183,7 +202,7 @@ class TargetEncryption:
                          + "\n".join(errors))
 
     def _plaintext(self, data: bytes, summary: str) -> bytes:
-        check = is_plaintext_state if self.kind == "state" else is_plaintext_plan
+        check = PLAINTEXT_CHECKS[self.kind]
         problem = check(data)
         if problem is not None:
             raise self._fail(summary, f"invalid data format for decryption: {problem} (the "

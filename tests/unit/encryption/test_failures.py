@@ -137,7 +137,7 @@ def test_kms_key_disabled(tmp_path: Path, kms_client: object) -> None:
 
 
 def test_kms_unknown_key(tmp_path: Path, kms_client: object) -> None:
-    with pytest.raises(EncryptionError, match="aws_kms.main.*failed to generate key.*NotFound"):
+    with pytest.raises(EncryptionError, match=r"aws_kms.main.*failed to generate key.*NotFound"):
         _kms_enc(tmp_path, "alias/missing").encrypt(STATE)  # type: ignore[attr-defined]
 
 

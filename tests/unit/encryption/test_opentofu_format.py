@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from engine.encryption import EncryptionError
 from engine.encryption.keyproviders.pbkdf2 import Pbkdf2KeyProvider
-from tests.unit.encryption.support import PASSPHRASE, STATE, aes, build, pbkdf2
+from tests.unit.encryption.support import PASSPHRASE, STATE, build, pbkdf2
 
 KP = "key_provider.pbkdf2.k"
 
@@ -51,8 +51,9 @@ def tofu_open(key: bytes, sealed: bytes, aad: bytes = b"") -> bytes:
 
 def tofu_pbkdf2_meta(salt: bytes, iterations: int = 200000, hash_name: str = "sha512",
                      length: int = 32) -> str:
-    text = ('{"salt":"%s","iterations":%d,"hash_function":"%s","key_length":%d}'
-            % (base64.b64encode(salt).decode(), iterations, hash_name, length))
+    b64 = base64.b64encode(salt).decode()
+    text = (f'{{"salt":"{b64}","iterations":{iterations},"hash_function":"{hash_name}",'
+            f'"key_length":{length}}}')
     return base64.b64encode(text.encode()).decode()
 
 
@@ -61,11 +62,10 @@ def tofu_state_payload(plain: bytes, passphrase: str = PASSPHRASE, hash_name: st
     salt = os.urandom(32)
     key = hashlib.pbkdf2_hmac(hash_name, passphrase.encode(), salt, 200000, length)
     doc = json.loads(plain)
-    return ('{"serial":%d,"lineage":"%s","meta":{"%s":"%s"},"encrypted_data":"%s",'
-            '"encryption_version":"v0"}' % (
-                doc["serial"], doc["lineage"], KP,
-                tofu_pbkdf2_meta(salt, 200000, hash_name, length),
-                base64.b64encode(tofu_seal(key, plain, aad)).decode())).encode()
+    meta = tofu_pbkdf2_meta(salt, 200000, hash_name, length)
+    data = base64.b64encode(tofu_seal(key, plain, aad)).decode()
+    return (f'{{"serial":{doc["serial"]},"lineage":"{doc["lineage"]}","meta":{{"{KP}":"{meta}"}},'
+            f'"encrypted_data":"{data}","encryption_version":"v0"}}').encode()
 
 
 def tofu_decrypt(stored: bytes, passphrase: str = PASSPHRASE, aad: bytes = b"") -> bytes:

@@ -54,8 +54,8 @@ def providers(case: str, key_id: str) -> tuple[str, list[str]]:
                 "external->pbkdf2": external("up", "program-secret-value"),
                 "aws_kms->pbkdf2": kms("up", key_id)}[case]
     up_type = case.split("->")[0]
-    chained = ('key_provider "pbkdf2" "k" {\n  chain = key_provider.%s.up\n'
-               "  iterations = 200000\n}\n" % up_type)
+    chained = (f'key_provider "pbkdf2" "k" {{\n  chain = key_provider.{up_type}.up\n'
+               "  iterations = 200000\n}\n")
     return (upstream + chained + aes("m", "key_provider.pbkdf2.k"),
             [f"key_provider.{up_type}.up", "key_provider.pbkdf2.k"])
 
@@ -114,7 +114,7 @@ def test_remote_state_targets(tmp_path: Path) -> None:
     assert not diags.has_errors
     stored = enc.remote_state("anything").encrypt(STATE)
     assert enc.remote_state("net").decrypt(enc.remote_state("net").encrypt(STATE)) == STATE
-    with pytest.raises(Exception, match="remote_state_data_source.net"):
+    with pytest.raises(Exception, match=r"remote_state_data_source\.net"):
         enc.remote_state("net").decrypt(stored)
     assert enc.remote_state("other").decrypt(stored) == STATE
     assert enc.state.encrypt(STATE) == STATE  # no state target: plaintext
