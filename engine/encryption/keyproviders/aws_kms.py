@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -102,7 +103,8 @@ class AwsKmsKeyProvider:
                      use_dualstack_endpoint=s.use_dualstack_endpoint)
         session = boto3.session.Session(
             aws_access_key_id=s.access_key or None, aws_secret_access_key=s.secret_key or None,
-            aws_session_token=s.token or None, region_name=s.region or None,
+            aws_session_token=s.token or None,
+            region_name=s.region or os.environ.get("AWS_REGION") or None,
             profile_name=s.profile or None)
         verify: bool | str | None = False if s.insecure else (s.custom_ca_bundle or None)
         if s.assume_role is not None:
