@@ -48,8 +48,9 @@ class EncryptionMeta:
         from engine.configs.variable_values import collect_root_inputs
         from engine.encryption.static import module_encryption
 
+        if self._enc_module is None:  # else already built from this directory's root module
+            self._enc_built = None
         self._enc_module = config.module
-        self._enc_built = None
         if config.module.encryption is None and not self.environ.get("TF_ENCRYPTION", "").strip():
             return Diagnostics()
         inputs, _ = collect_root_inputs(config.module, [], self.environ, os.getcwd(), validate=False)
