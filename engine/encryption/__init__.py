@@ -6,6 +6,14 @@ Storage calls `encrypt` on the serialized document before it is written anywhere
 diagnostics to report (naming the target and the key provider), raised by these methods only
 and turned into diagnostics by the storage that called them. `PASSTHROUGH` is the identity
 used when no encryption is configured.
+
+The package, as OpenTofu's internal/encryption: `config` (the blocks, unevaluated, and the
+TF_ENCRYPTION merge; decoded from HCL by engine.configs.encryption_block), `static` (the
+root module's encryption with variables and locals known before the plan), `build` (targets
+resolved, methods and key providers built and checked), `registry` + `decode` (what each
+type's body holds), `keyproviders` (pbkdf2, aws_kms, external), `methods` (aes_gcm,
+unencrypted), `targets` (OpenTofu's v0 payload, primary then fallbacks). Only these modules
+import from engine.configs/engine.core, lazily: storage imports this file alone.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ here talks to a service or runs a program: that happens on first use.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from engine.encryption.keyproviders.external import ExternalKeyProvider
 from engine.encryption.methods import Unencrypted
 from engine.encryption.methods.aes_gcm import AesGcm, key_length_problem
 from engine.hcl.source import Range
+from engine.values import DYNAMIC, STRING
 
 Resolve = Callable[[str, str, Range | None], KeyProvider | None]
 KeyProviderBuilder = Callable[[KeyProviderConfig, Evaluate, Resolve, Diagnostics],
@@ -124,12 +126,12 @@ def build_aws_kms(cfg: KeyProviderConfig, ev: Evaluate, resolve: Resolve,
         s.sts_endpoint = sts
     if len(diags.errors) > before:
         return None
-    if a.has("key_spec") and a.value("key_spec", _STRING()) is not None \
+    if a.has("key_spec") and a.value("key_spec", STRING) is not None \
             and s.key_spec not in KEY_SPECS:
         diags.append(_invalid("key provider", cfg.addr, f"invalid key_spec {s.key_spec}, "
                               "expected one of [AES_256 AES_128]", a.range("key_spec")))
         return None
-    if a.has("kms_key_id") and s.kms_key_id == "" and a.value("kms_key_id", _STRING()) is not None:
+    if a.has("kms_key_id") and s.kms_key_id == "" and a.value("kms_key_id", STRING) is not None:
         diags.append(_invalid("key provider", cfg.addr, "no kms_key_id provided",
                               a.range("kms_key_id")))
         return None
@@ -143,15 +145,7 @@ def build_aws_kms(cfg: KeyProviderConfig, ev: Evaluate, resolve: Resolve,
     return AwsKmsKeyProvider(cfg.addr, cfg.meta_key, s)
 
 
-def _STRING() -> Any:
-    from engine.values import STRING
-
-    return STRING
-
-
 def _assume_role(a: Args, diags: Diagnostics) -> AssumeRole | None:
-    from engine.values import DYNAMIC
-
     v = a.value("assume_role", DYNAMIC)
     if v is None or not isinstance(v.v, dict):
         return None
@@ -183,8 +177,6 @@ def _assume_role(a: Args, diags: Diagnostics) -> AssumeRole | None:
 
 
 def _go_duration(text: str) -> int | None:
-    import re
-
     parts = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", text)
     if not text or parts is None:
         return None
