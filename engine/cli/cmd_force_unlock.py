@@ -1,4 +1,6 @@
-"""`force-unlock [-force] LOCK_ID`: remove the lock a stopped run left on the local state.
+"""`force-unlock [-force] LOCK_ID`: remove the lock a stopped run left on the state of the
+selected workspace in the configured backend (the local lock files, or the S3 lock object and
+DynamoDB lock item).
 
 Without `-force` it asks terraform's "Do you really want to force-unlock?" and needs `yes`
 ("force-unlock cancelled." otherwise). A lock held by a live process, a wrong ID or no lock
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.states.lock import FilesystemLocker, force_unlock
+from engine.states.lock import force_unlock
 
 UNLOCK_QUESTION = (
     "[reset][bold]Do you really want to force-unlock?[reset]\n"
@@ -42,8 +44,16 @@ def run_force_unlock(meta: Meta, args: list[str]) -> int:
             ui.out("force-unlock cancelled.")
             return 1
         ui.out("")
-    locker = FilesystemLocker(meta.local_state().path)
-    diags = force_unlock(locker, lock_id)
+    backend = meta.backend()
+    name, _ = meta.workspace()
+    _, diags = backend.storage(name or "default")
+    if diags.has_errors:
+        for d in diags.errors:
+            ui.err(f"Failed to load state: {d.summary}: {d.detail}" if d.detail else d.summary)
+        return 1
+    locker = backend.locker(name or "default")
+    if locker is not None:  # without a lock to remove terraform reports success too
+        diags = force_unlock(locker, lock_id)
     if diags.has_errors:
         for d in diags.errors:
             ui.err(d.summary)

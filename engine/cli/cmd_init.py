@@ -18,6 +18,7 @@ from engine.addrs import Provider as ProviderAddr
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cliconfig import load_cli_config
+from engine.configs import Module, load_module
 from engine.depsfile import LOCK_FILE, load_locks, save_locks
 from engine.diags import Diagnostics, error, warning
 from engine.getproviders.install import Requirement, ensure_providers
@@ -161,11 +162,51 @@ def _install_providers(
     return None if separated or len(diags) else True
 
 
+def _init_backend(meta: Meta, fs: FlagSet, root: Module | None) -> bool:
+    """The backend step (engine.cli.init_backend); False when init must stop."""
+    from engine.cli.args import FlagError, parse_duration
+    from engine.cli.init_backend import BackendInit, init_backend
+
+    if root is None or os.path.isabs(root.backend.decl_range.filename if root.backend else ""):
+        root, diags = load_module(".")
+        if diags.has_errors and root.backend is None:
+            meta.ui.diagnostics(diags)
+            return False
+    if not fs.get("backend"):
+        return True
+    try:
+        timeout = parse_duration(str(fs.get("lock-timeout") or "0s"))
+    except FlagError as exc:
+        meta.ui.diagnostics([error("Invalid lock timeout", str(exc))])
+        return False
+    force = bool(fs.get("force-copy"))
+    opts = BackendInit(
+        items=list(fs.get("backend-config") or []),
+        migrate=bool(fs.get("migrate-state")) or force,
+        reconfigure=bool(fs.get("reconfigure")),
+        force_copy=force,
+        input=bool(fs.get("input")),
+        lock=bool(fs.get("lock")),
+        lock_timeout=timeout,
+    )
+    if opts.migrate and opts.reconfigure:
+        meta.ui.diagnostics([error(
+            "Invalid init options",
+            "The -migrate-state and -reconfigure options are mutually-exclusive.")])
+        return False
+    backend, diags = init_backend(meta, root.backend, opts)
+    if not diags.has_errors:
+        # terraform shows the backend's PrepareConfig warnings only alongside errors
+        diags = Diagnostics([d for d in diags if d.summary != "Deprecated Parameter"])
+    meta.ui.diagnostics(diags)
+    return backend is not None and not diags.has_errors
+
+
 def run_init(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().boolean("input", True).boolean("upgrade").boolean("reconfigure")
     fs.boolean("migrate-state").boolean("backend", True).boolean("get", True)
     fs.multi("backend-config").multi("plugin-dir").boolean("lock", True).text("lock-timeout")
-    fs.text("lockfile")
+    fs.text("lockfile").boolean("force-copy")
     rest = meta.parse_flags("init", fs, args)
     if rest is None:
         return 1
@@ -198,6 +239,8 @@ def run_init(meta: Meta, args: list[str]) -> int:
         ui.out(EMPTY_DIR)
         return 0
     ui.out("[reset][bold]Initializing the backend...")
+    if not _init_backend(meta, fs, installed.root if installed is not None else None):
+        return 1
     if installed is not None and installed.root.module_calls:
         ui.out("[reset][bold]Initializing modules...")
         for line in lines:

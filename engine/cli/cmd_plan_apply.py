@@ -22,8 +22,6 @@ from engine.cli.session import StateOptions
 from engine.diags import error
 from engine.plans.model import PlanMode
 from engine.states import LocalState
-from engine.states.lock import FilesystemLocker
-from engine.states.manager import StateManager
 
 _RESOURCE_FLAGS = ("out", "destroy", "refresh-only", "target", "replace", "json")
 
@@ -38,11 +36,18 @@ def with_state_lock(
     except FlagError as exc:
         meta.ui.diagnostics([error("Invalid lock timeout", str(exc))])
         return 1
-    storage = meta.local_state()
-    locker = FilesystemLocker(storage.path) if fs.get("lock") else None
-    mgr = StateManager(storage, locker)
+    from engine.backend import StateOptions
+
+    name, _ = meta.workspace()
+    found, odiags = meta.backend().state_manager(
+        name or "default", StateOptions(lock=bool(fs.get("lock"))))
+    if found is None:
+        meta.ui.diagnostics(odiags)
+        return 1
+    mgr = found
+    storage: LocalState = mgr.storage  # type: ignore[assignment]
     with mgr.locked(operation, timeout) as diags:
-        if locker is not None and not diags.has_errors:
+        if mgr.locker is not None and not diags.has_errors:
             from engine.cli.session import check_state_under_lock
 
             diags.extend(check_state_under_lock(storage))

@@ -1,191 +1,199 @@
-"""`state list [-state=PATH] [-id=ID] [ADDR...]` and `state show [-state=PATH] ADDR`.
+"""`state <subcommand>`: the subcommand table, `state list` and `state show`.
 
-`state list` prints every resource instance address in the state, one per line, sorted;
-addresses given select what they contain (a module, a resource, one instance; terraform's
-"Unknown module" / "Unknown resource" errors when nothing matches); `-id` keeps instances
-whose `id` attribute equals it. `state show` prints one instance as `show` does. Without a
-state file both print terraform's "No state file was found!" and exit 1.
+`SUBCOMMANDS` names every subcommand with the module and function that run it, its synopsis
+and its help text; `run_state` dispatches through it and `state_help` answers `-help` from it
+(`state -help` lists it as terraform's CLI lists subcommands). One line adds a subcommand.
+
+`state list` prints every resource instance address in the state, one per line, in
+terraform's order; addresses given select what they contain (a module, a resource, one
+instance; terraform's "Unknown module" / "Unknown resource" errors when nothing matches); `-id`
+keeps instances whose `id` attribute equals it. `state show` prints one instance as `show`
+does. Without a state both print terraform's "No state file was found!" and exit 1. The
+state-changing subcommands live in their own modules (`cmd_state_mv`, `cmd_state_rm`,
+`cmd_state_push_pull`, `cmd_state_replace_provider`); all get the state from `meta.backend()`.
 """
 
 from __future__ import annotations
 
-from engine.addrs import (
-    AbsResource,
-    AbsResourceInstance,
-    AddressSyntaxError,
-    ModuleInstance,
-    parse_abs_resource_instance,
-    parse_target,
-)
-from engine.addrs.keys import key_str
-from engine.cli.args import FlagSet
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.addrs import AbsResourceInstance
+from engine.cli import state_help
+from engine.cli.args import FlagError, FlagSet
 from engine.cli.meta import Meta
+from engine.cli.state_addrs import parse_abs_resource_instance_str
+from engine.cli.state_meta import (
+    NO_STATE,
+    go_error,
+    lookup_instances,
+    parse_flags,
+    show_diagnostics,
+    ui_error,
+)
 from engine.cli.state_view import json_resources, load_schemas, render_instance, state_providers
-from engine.diags import Diagnostic, Diagnostics, error
+from engine.diags import Diagnostics
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile
-from engine.states.state import State
+from engine.states.edit import instance_address, instance_order
+from engine.states.state import ResourceInstanceObject, State
 
-NO_STATE = (
-    "No state file was found!\n\n"
-    "State management commands require a state file. Run this command\n"
-    "in a directory where Terraform has been run or use the -state flag\n"
-    "to point the command to a specific state location."
-)
 NO_INSTANCE = (
     "This command requires that the address references one specific instance.\n"
     'To view the available instances, use "terraform state list". Please modify \n'
     "the address to reference a specific instance."
 )
-STATE_USAGE = """Usage: terraform [global options] state <subcommand> [options] [args]
-
-  This command has subcommands for advanced state management.
-
-  These subcommands can be used to slice and dice the Terraform state.
-  This is sometimes necessary in advanced cases. For your safety, all
-  state management commands that modify the state create a timestamped
-  backup of the state prior to making modifications.
-
-  The structure and output of the commands is specifically tailored to work
-  well with the common Unix utilities such as grep, awk, etc. We recommend
-  using those tools to perform more advanced state tasks.
-
-Subcommands:
-    list                List resources in the state
-    show                Show a resource in the state
-"""
 
 
-def instances(state: State) -> list[tuple[AbsResourceInstance, str | None]]:
-    """Every resource instance with a current object, sorted, with its `id` attribute."""
-    out: list[tuple[AbsResourceInstance, str | None]] = []
-    for rs in state.resources:
-        for inst in rs.instances:
-            if inst.current is None:
-                continue
-            try:
-                addr = parse_abs_resource_instance(rs.address + key_str(inst.index_key))
-            except AddressSyntaxError:
-                continue
-            attrs = inst.current.attributes
-            ident = attrs.get("id") if isinstance(attrs, dict) else None
-            out.append((addr, ident if isinstance(ident, str) else None))
-    return sorted(out, key=lambda p: p[0].sort_key())
+@dataclass(frozen=True)
+class Subcommand:
+    """A `state` subcommand: `engine.cli.<module>.<function>(meta, args)` runs it."""
+
+    module: str
+    function: str
+    synopsis: str
+    help: str
 
 
-def contains(target: AbsResource | AbsResourceInstance | ModuleInstance,
-             addr: AbsResourceInstance) -> bool:
-    """Whether `addr` is `target` or lies inside it."""
-    if isinstance(target, ModuleInstance):
-        return addr.module.steps[: len(target.steps)] == target.steps
-    if isinstance(target, AbsResource):
-        return addr.abs_resource == target
-    return addr == target
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "list": Subcommand("cmd_state", "run_state_list", "List resources in the state",
+                       state_help.LIST_HELP),
+    "mv": Subcommand("cmd_state_mv", "run_state_mv", "Move an item in the state",
+                     state_help.MV_HELP),
+    "pull": Subcommand("cmd_state_push_pull", "run_state_pull",
+                       "Pull current state and output to stdout", state_help.PULL_HELP),
+    "push": Subcommand("cmd_state_push_pull", "run_state_push",
+                       "Update remote state from a local state file", state_help.PUSH_HELP),
+    "replace-provider": Subcommand("cmd_state_replace_provider", "run_state_replace_provider",
+                                   "Replace provider in the state",
+                                   state_help.REPLACE_PROVIDER_HELP),
+    "re-encrypt": Subcommand("cmd_state_reencrypt", "run_state_reencrypt",
+                             "Rewrite the state with the primary encryption method", ""),
+    "rm": Subcommand("cmd_state_rm", "run_state_rm", "Remove instances from the state",
+                     state_help.RM_HELP),
+    "show": Subcommand("cmd_state", "run_state_show", "Show a resource in the state",
+                       state_help.SHOW_HELP),
+}
 
 
-def go_error(diags: Diagnostics) -> str:
-    """Go's error text of terraform's diagnostics ("Summary: detail", or "N problems:" and a
-    bulleted list), as `state list` prints it after "Failed to load state: "."""
-    errs = [f"{d.summary}: {d.detail}" if d.detail else d.summary for d in diags.errors]
-    if len(errs) == 1:
-        return errs[0]
-    return f"{len(errs)} problems:\n\n" + "\n".join(f"- {e}" for e in errs)
+def state_usage() -> str:
+    """`state -help`: the introduction, then the subcommands as terraform's CLI lists them."""
+    width = max(len(name) for name in SUBCOMMANDS)
+    lines = [f"    {name:<{width}}    {sub.synopsis}" for name, sub in sorted(SUBCOMMANDS.items())]
+    return state_help.STATE_HELP + "\nSubcommands:\n" + "\n".join(lines) + "\n"
+
+
+def state_help_text(args: list[str]) -> str:
+    """The help `state ... -help` prints: the named subcommand's, else the state usage."""
+    words = [a for a in args if not a.startswith("-")]
+    sub = SUBCOMMANDS.get(words[0]) if words else None
+    return sub.help if sub is not None else state_usage()
+
+
+def run_state(meta: Meta, args: list[str]) -> int:
+    sub = SUBCOMMANDS.get(args[0]) if args else None
+    if sub is None:
+        meta.ui.raw(state_usage())
+        return 1
+    run: Callable[[Meta, list[str]], int] = getattr(
+        importlib.import_module(f"engine.cli.{sub.module}"), sub.function)
+    return run(meta, args[1:])
 
 
 def _read(meta: Meta, path: str, plain: bool = False) -> StateFile | None:
-    """The state at `path` (default terraform.tfstate); None when there is none (shown).
-    A state that cannot be read is reported as diagnostics, or with `plain` (`state list`)
-    as terraform's single "Failed to load state: ..." line."""
-    storage = (LocalState(path, encryption=meta.state_encryption()) if path
-               else meta.local_state())
-    sf, diags = storage.read()
+    """The selected workspace's state from the backend, or the file `path` (`-state`); None
+    when there is none (shown). A state that cannot be read is reported as diagnostics, or
+    with `plain` (`state list`) as terraform's single "Failed to load state: ..." line."""
+    if path:
+        sf, diags = LocalState(path, encryption=meta.state_encryption()).read()
+    else:
+        workspace, diags = meta.workspace()
+        storage, more = meta.backend().storage(workspace)
+        diags.extend(more)
+        sf = None
+        if storage is not None and not diags.has_errors:
+            sf, diags = storage.read()
     if diags.has_errors:
         if plain:
-            meta.ui.err(f"Failed to load state: {go_error(diags)}")
+            ui_error(meta, f"Failed to load state: {go_error(diags)}")
         else:
             meta.ui.diagnostics(diags)
         return None
     if sf is None:
-        meta.ui.err(NO_STATE)
+        if plain:
+            ui_error(meta, NO_STATE)
+        else:
+            meta.ui.err(NO_STATE)
         return None
     return sf
 
 
-def run_state(meta: Meta, args: list[str]) -> int:
-    if not args:
-        meta.ui.err(STATE_USAGE)
-        return 1
-    sub, rest = args[0], args[1:]
-    if sub == "list":
-        return run_state_list(meta, rest)
-    if sub == "show":
-        return run_state_show(meta, rest)
-    if sub == "re-encrypt":  # engine/cli/cmd_state_reencrypt.py (encryption)
-        from engine.cli.cmd_state_reencrypt import run_state_reencrypt
-
-        return run_state_reencrypt(meta, rest)
-    meta.ui.err(STATE_USAGE)
-    return 1
-
-
 def run_state_list(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().text("state").text("id")
-    rest = meta.parse_flags("state list", fs, args)
+    rest = parse_flags(meta, fs, args, state_help.LIST_HELP)
     if rest is None:
         return 1
     sf = _read(meta, str(fs.get("state")), plain=True)
     if sf is None:
         return 1
-    all_instances = instances(sf.state)
-    selected = all_instances
-    if rest:
-        targets = []
+    state = sf.state
+    if not rest:
+        selected = sorted(all_instances(state), key=instance_order)
+    else:
+        selected = []
+        diags = Diagnostics()
         for text in rest:
-            try:
-                target = parse_target(text)
-            except AddressSyntaxError as exc:
-                meta.ui.diagnostics([error("Invalid address", f"{text}: {exc}")])
-                return 1
-            if not any(contains(target, a) for a, _ in all_instances):
-                meta.ui.legacy_diagnostics([_unknown(target)])
-                return 1
-            targets.append(target)
-        selected = [p for p in all_instances if any(contains(t, p[0]) for t in targets)]
+            found, more = lookup_instances(state, text, allow_missing=False)
+            selected.extend(found)
+            diags.extend(more)
+        if diags.has_errors:
+            show_diagnostics(meta, diags)
+            return 1
     ident = str(fs.get("id"))
-    if ident:
-        selected = [p for p in selected if p[1] == ident]
-    if selected:
-        meta.ui.raw("".join(f"{a}\n" for a, _ in selected))
+    by_addr = {instance_address(rs, inst): inst for rs in state.resources for inst in rs.instances}
+    lines = []
+    for addr in selected:
+        inst = by_addr.get(addr)
+        if inst is None:
+            continue
+        if not ident or ident == _legacy_id(inst.current):
+            lines.append(f"{addr}\n")
+    meta.ui.raw("".join(lines))
     return 0
 
 
-def _unknown(target: AbsResource | AbsResourceInstance | ModuleInstance) -> Diagnostic:
-    if isinstance(target, ModuleInstance):
-        return error(
-            "Unknown module",
-            f"The current state contains no module at {target}. If you've just added this "
-            "module to the configuration, you must run \"terraform apply\" first to create "
-            "the module's entry in the state.")
-    return error(
-        "Unknown resource",
-        f"The current state contains no resource {target}. If you've just added this "
-        "resource to the configuration, you must run \"terraform apply\" first to create "
-        "the resource's entry in the state.")
+def all_instances(state: State) -> list[AbsResourceInstance]:
+    """Every resource instance address in `state`, in state order."""
+    return [instance_address(rs, inst) for rs in state.resources for inst in rs.instances]
+
+
+def _legacy_id(obj: ResourceInstanceObject | None) -> str:
+    """terraform's LegacyInstanceObjectID: the object's `id` attribute when it is a string."""
+    attrs = obj.attributes if obj is not None else None
+    ident = attrs.get("id") if isinstance(attrs, dict) else None
+    return ident if isinstance(ident, str) else ""
 
 
 def run_state_show(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().text("state")
-    rest = meta.parse_flags("state show", fs, args)
-    if rest is None:
-        return 1
+    if "no-color" not in fs.flags:
+        fs.boolean("no-color")
     ui = meta.ui
+    try:
+        rest = fs.parse(args)
+    except FlagError as exc:
+        ui.err(f"Error parsing command-line flags: {exc}")
+        return 1
+    if fs.get("no-color"):
+        ui.color = False
     if len(rest) != 1:
         ui.err("Exactly one argument expected.")
+        ui.raw(state_help.SHOW_HELP)
         return 1
-    try:
-        addr = parse_abs_resource_instance(rest[0])
-    except AddressSyntaxError:
+    addr, diags = parse_abs_resource_instance_str(rest[0])
+    if addr is None:
         ui.err(f"Error parsing instance address: {rest[0]}\n\n{NO_INSTANCE}")
         return 1
     sf = _read(meta, str(fs.get("state")))

@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.backend import LocalBackend
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, error
@@ -177,6 +178,12 @@ def run_state_reencrypt(meta: Meta, args: list[str]) -> int:
         meta.ui.diagnostics(diags)
         return 1
     backend = meta.backend()
+    if not isinstance(backend, LocalBackend):
+        diags.append(error("Unsupported backend for re-encrypt", (
+            f'state re-encrypt rewrites local state files; the "{backend.type_name}" backend '
+            "is not supported by it yet (its states are re-encrypted on their next write).")))
+        meta.ui.diagnostics(diags)
+        return 1
     if fs.get("all-workspaces"):
         names, wdiags = backend.workspaces()
         diags.extend(wdiags)

@@ -1,4 +1,4 @@
-"""`workspace new|select|list|show|delete`: terraform's workspace commands for local state.
+"""`workspace new|select|list|show|delete`: terraform's workspace commands on the configured backend.
 
 The layout and the selection rules are engine.states.workspaces'. Texts, streams and exit
 codes are terraform 1.11's (internal/command/workspace_*.go):
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.backend import LocalBackend
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.diags import Diagnostic, error
 from engine.states import workspaces as ws
-from engine.states.local import LocalState
-from engine.states.lock import FilesystemLocker, acquire, new_lock_info, release
+from engine.states.lock import acquire, new_lock_info, release
 from engine.states.statefile import read_state
 
 USAGE = """Usage: terraform [global options] workspace
@@ -204,12 +204,23 @@ def _one_name(meta: Meta, rest: list[str], help_text: str) -> str | None:
     return None
 
 
-def _names(meta: Meta, layout: ws.LocalWorkspaces) -> list[str] | None:
-    names, err = layout.names()
-    if err is not None:
-        _red(meta, err)
+def _names(meta: Meta) -> list[str] | None:
+    """The configured backend's workspaces; None (after the error) when they cannot be
+    listed."""
+    names, diags = meta.backend().workspaces()
+    if diags.has_errors:
+        _legacy_errors(meta, diags.errors)
         return None
     return names
+
+
+def _create(meta: Meta, name: str) -> bool:
+    """Create workspace `name` in the backend (its directory, or its empty S3 object)."""
+    _, diags = meta.backend().storage(name)
+    if diags.has_errors:
+        _legacy_errors(meta, diags.errors)
+        return False
+    return True
 
 
 def workspace_help(args: list[str]) -> str:
@@ -252,7 +263,7 @@ def run_list(meta: Meta, args: list[str]) -> int:
     if diags.has_errors:
         _legacy_errors(meta, diags)
         return 1
-    names = _names(meta, ws.LocalWorkspaces(meta.cwd))
+    names = _names(meta)
     if names is None:
         return 1
     sel = ws.selected(meta.cwd, meta.environ)
@@ -277,8 +288,7 @@ def run_select(meta: Meta, args: list[str]) -> int:
     if not ws.valid_name(name):
         _red(meta, INVALID_NAME.format(name))
         return 1
-    layout = ws.LocalWorkspaces(meta.cwd)
-    names = _names(meta, layout)
+    names = _names(meta)
     if names is None:
         return 1
     if name == sel.name:
@@ -288,9 +298,7 @@ def run_select(meta: Meta, args: list[str]) -> int:
         if not flags.get("or-create"):
             _red(meta, DOES_NOT_EXIST.format(name))
             return 1
-        err = layout.ensure(name)
-        if err is not None:
-            _red(meta, err)
+        if not _create(meta, name):
             return 1
         created = True
     err = ws.select(meta.cwd, meta.environ, name)
@@ -320,14 +328,15 @@ def run_new(meta: Meta, args: list[str]) -> int:
     if sel.overridden and sel.name != name:
         _red(meta, OVERRIDDEN_NEW)
         return 1
-    layout = ws.LocalWorkspaces(meta.cwd)
-    names = _names(meta, layout)
+    names = _names(meta)
     if names is None:
         return 1
     if name in names:
         _red(meta, EXISTS.format(name))
         return 1
-    err = layout.ensure(name) or ws.select(meta.cwd, meta.environ, name)
+    if not _create(meta, name):
+        return 1
+    err = ws.select(meta.cwd, meta.environ, name)
     if err is not None:
         _red(meta, f"Error selecting new workspace: {err}")
         return 1
@@ -335,7 +344,7 @@ def run_new(meta: Meta, args: list[str]) -> int:
     source = str(flags.get("state"))
     if not source:
         return 0
-    return _copy_state(meta, layout.state_path(name), source, bool(flags.get("lock")), timeout)
+    return _copy_state(meta, name, source, bool(flags.get("lock")), timeout)
 
 
 def _lock_timeout(meta: Meta, flags: FlagSet, help_text: str) -> float | None:
@@ -350,9 +359,10 @@ def _lock_timeout(meta: Meta, flags: FlagSet, help_text: str) -> float | None:
         return None
 
 
-def _copy_state(meta: Meta, path: str, source: str, lock: bool, timeout: float) -> int:
+def _copy_state(meta: Meta, name: str, source: str, lock: bool, timeout: float) -> int:
     """`new -state=FILE`: write FILE's state into the new workspace under its lock."""
-    locker = FilesystemLocker(path) if lock else None
+    backend = meta.backend()
+    locker = backend.locker(name) if lock else None
     lock_id = ""
     if locker is not None:
         lock_id, diags = acquire(locker, new_lock_info("workspace-new"), timeout)
@@ -372,7 +382,9 @@ def _copy_state(meta: Meta, path: str, source: str, lock: bool, timeout: float) 
             _legacy_errors(meta, rdiags)
             code = 1
         else:
-            _, wdiags = LocalState(path, encryption=meta.state_encryption()).write(sf.state)
+            storage, wdiags = backend.storage(name)
+            if storage is not None:
+                _, wdiags = storage.write(sf.state)
             if wdiags.has_errors:
                 _legacy_errors(meta, wdiags)
                 code = 1
@@ -399,8 +411,7 @@ def run_delete(meta: Meta, args: list[str]) -> int:
     if diags.has_errors:  # terraform loads the backend (which selects it) first
         _legacy_errors(meta, diags)
         return 1
-    layout = ws.LocalWorkspaces(meta.cwd)
-    names = _names(meta, layout)
+    names = _names(meta)
     if names is None:
         return 1
     if name not in names:
@@ -409,7 +420,7 @@ def run_delete(meta: Meta, args: list[str]) -> int:
     if name == current:
         _red(meta, DEL_CURRENT.format(name))
         return 1
-    instances, code = _tracked_instances(meta, layout.state_path(name), flags, timeout)
+    instances, code = _tracked_instances(meta, name, flags, timeout)
     if code:
         return code
     if instances and not flags.get("force"):
@@ -417,9 +428,12 @@ def run_delete(meta: Meta, args: list[str]) -> int:
         _legacy_errors(meta,
             [error("Workspace is not empty", NOT_EMPTY_DETAIL.format(name, listing))])
         return 1
-    err = layout.delete(name)
-    if err is not None:
-        _red(meta, err)
+    ddiags = meta.backend().delete_workspace(name, bool(flags.get("force")))
+    if ddiags.has_errors:
+        if isinstance(meta.backend(), LocalBackend):
+            _red(meta, ddiags.errors[0].detail)
+        else:
+            _legacy_errors(meta, ddiags.errors)
         return 1
     meta.ui.out(DELETED.format(name))
     if instances:
@@ -427,11 +441,16 @@ def run_delete(meta: Meta, args: list[str]) -> int:
     return 0
 
 
-def _tracked_instances(meta: Meta, path: str, flags: FlagSet,
+def _tracked_instances(meta: Meta, name: str, flags: FlagSet,
                        timeout: float) -> tuple[list[str], int]:
-    """The resource instance objects workspace state at `path` tracks (deposed ones named
+    """The resource instance objects workspace `name`'s state tracks (deposed ones named
     so), read under its lock unless -lock=false; exit code 1 when it cannot be read."""
-    locker = FilesystemLocker(path) if flags.get("lock") else None
+    backend = meta.backend()
+    storage, odiags = backend.storage(name)
+    if storage is None:
+        _legacy_errors(meta, odiags.errors)
+        return [], 1
+    locker = backend.locker(name) if flags.get("lock") else None
     lock_id = ""
     if locker is not None:
         lock_id, diags = acquire(locker, new_lock_info("workspace-delete"), timeout)
@@ -439,7 +458,7 @@ def _tracked_instances(meta: Meta, path: str, flags: FlagSet,
             _legacy_errors(meta, diags)
             return [], 1
     try:
-        sf, rdiags = LocalState(path, encryption=meta.state_encryption()).read()
+        sf, rdiags = storage.read()
     finally:
         if locker is not None:
             release(locker, lock_id)

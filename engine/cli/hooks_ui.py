@@ -23,6 +23,7 @@ import heapq
 import itertools
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.addrs import AbsResourceInstance
@@ -79,9 +80,13 @@ class _Op:
 class UiHooks(Hooks):
     """Progress lines for people (see the module docstring)."""
 
-    def __init__(self, ui: Ui, period: float = PERIOD) -> None:
+    def __init__(self, ui: Ui, period: float = PERIOD,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """`clock` gives the seconds that "Creation complete after Ns" counts (whole seconds
+        as terraform rounds them); the "Still ..." ticker waits in real time."""
         self.ui = ui
         self.period = period
+        self.clock = clock
         self._out = threading.Lock()
         self._mu = threading.Lock()
         self._ops: dict[str, _Op] = {}
@@ -123,7 +128,7 @@ class UiHooks(Hooks):
         suffix = f" [id={id}]" if id else ""
         self.println(f"[reset][bold]{addr}: {texts[0]}{suffix}[reset]")
         now = time.monotonic()
-        op = _Op(action, id, round(now))
+        op = _Op(action, id, round(self.clock()))
         key = str(addr)
         with self._mu:
             self._closed = False
@@ -171,7 +176,7 @@ class UiHooks(Hooks):
                         continue
                     heapq.heapreplace(self._due, (now + self.period, order, addr, op))
                     still = _START[op.action][1]
-                    elapsed = round(now) - op.start
+                    elapsed = round(self.clock()) - op.start
                     ident = f"id={truncate_id(op.id)}, " if op.id else ""
                     lines.append(
                         f"[reset][bold]{addr}: {still} [{ident}{go_duration(elapsed)} elapsed][reset]"
@@ -214,7 +219,7 @@ class UiHooks(Hooks):
         if op is None or error is not None:
             return
         texts = _START[op.action]
-        took = go_duration(round(time.monotonic()) - op.start)
+        took = go_duration(round(self.clock()) - op.start)
         suffix = f" [id={id}]" if id and op.action is not Action.DELETE else ""
         # as terraform: "Still destroying..." names the deposed object, the end line does not
         self.println(f"[reset][bold]{addr}: {texts[2]} after {took}{suffix}")

@@ -142,6 +142,11 @@ def run(argv: list[str], ui: Ui) -> int:
 
             ui.raw(workspace_help(rest))
             return 0
+        if name == "state":
+            from engine.cli.cmd_state import state_help_text
+
+            ui.raw(state_help_text(rest))
+            return 0
         ui.raw(command_help(name, entry[2]))
         return 0
     from engine.cli.cmd_workspace import guard_workspace

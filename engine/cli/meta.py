@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from engine.backend import LocalBackend
+from engine.backend import Backend, LocalBackend
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.meta_encryption import EncryptionMeta
 from engine.cli.ui import Ui
@@ -53,6 +53,7 @@ class Meta(EncryptionMeta):
 
         name, _ = self.workspace()
         select_workspace(name or DEFAULT_WORKSPACE)
+        self._backend: Backend | None = None
 
     @property
     def cwd(self) -> str:
@@ -154,14 +155,37 @@ class Meta(EncryptionMeta):
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
         return workspaces.current(self.cwd, self.environ)
 
-    def backend(self) -> LocalBackend:
-        """The working directory's backend (the local backend until others are configured)."""
-        return LocalBackend(self.cwd, encryption=self.state_encryption())
+    def backend(self) -> Backend:
+        """The working directory's configured backend (engine.backend.config_resolve): the
+        local backend unless the root module's `backend` block, as recorded by `init`, says
+        otherwise. A backend that cannot be used comes back as one whose every call returns
+        the diagnostics saying why (never an exception)."""
+        if self._backend is None:
+            from engine.backend.config_resolve import UnusableBackend, resolve
+            from engine.configs import load_module
+
+            module, diags = load_module(".")
+            if module.backend is None and diags.has_errors:
+                return UnusableBackend(diags)
+            self._backend = resolve(module.backend, self.cwd, self.environ,
+                                    encryption=self.current_state_encryption())
+        return self._backend
 
     def local_state(self) -> LocalState:
-        """The selected workspace's state; opening a workspace other than `default` creates
-        its directory, as terraform's local backend does."""
+        """The selected workspace's state storage in the configured backend (a `LocalState`
+        for the local backend); opening a workspace other than `default` creates it, as
+        terraform's backends do. When the backend cannot be used, a storage whose reads and
+        writes return the diagnostics saying why."""
         name, _ = self.workspace()
-        layout = workspaces.LocalWorkspaces(self.cwd)
-        layout.ensure(name or DEFAULT_WORKSPACE)
-        return LocalState(layout.state_path(name), encryption=self.state_encryption())
+        backend = self.backend()
+        if isinstance(backend, LocalBackend):
+            layout = workspaces.LocalWorkspaces(self.cwd)
+            layout.ensure(name or DEFAULT_WORKSPACE)
+            return LocalState(backend.state_path(name or DEFAULT_WORKSPACE),
+                              encryption=backend.encryption)
+        storage, diags = backend.storage(name or DEFAULT_WORKSPACE)
+        if storage is None:
+            from engine.backend.config_resolve import FailedStorage
+
+            return FailedStorage(diags)  # type: ignore[return-value]
+        return storage  # type: ignore[return-value]

@@ -34,6 +34,24 @@ class Refusing:
         raise EncryptionError(self.diags)
 
 
+class CurrentStateEncryption:
+    """The state encryption of the invocation as it is built now: what storage is given, so
+    that a backend made before the -var values were collected still uses the encryption
+    those values configure (every call asks the Meta for its current build)."""
+
+    def __init__(self, meta: EncryptionMeta) -> None:
+        self._meta = meta
+
+    def encrypt(self, data: bytes) -> bytes:
+        return self._meta.state_encryption().encrypt(data)
+
+    def decrypt(self, data: bytes) -> bytes:
+        return self._meta.state_encryption().decrypt(data)
+
+    def __getattr__(self, name: str) -> Any:  # records(), primary, last_read of the target
+        return getattr(self._meta.state_encryption(), name)
+
+
 class EncryptionMeta:
     """The encryption part of `Meta` (see the module docstring)."""
 
@@ -96,6 +114,10 @@ class EncryptionMeta:
         """What the state storage encrypts and decrypts with."""
         enc, diags = self.encryption()
         return enc.state if enc is not None else Refusing(diags)
+
+    def current_state_encryption(self) -> StateEncryption:
+        """`state_encryption()` as of each call (for storage built early, see the class)."""
+        return CurrentStateEncryption(self)
 
     def plan_encryption(self) -> StateEncryption:
         """What saved plan files are encrypted and decrypted with."""

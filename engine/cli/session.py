@@ -27,7 +27,7 @@ from engine.plans.model import Action
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states.local import LocalState
-from engine.states.lock import LOCK_ERROR_MESSAGE, FilesystemLocker
+from engine.states.lock import LOCK_ERROR_MESSAGE
 from engine.states.manager import StateManager
 from engine.values import Value
 
@@ -228,9 +228,15 @@ class Session:
     def locked_state(self, operation: str, opts: StateOptions) -> Iterator[Diagnostics]:
         """The state manager, locked unless `-lock=false`; recovery of a leftover journal
         has run (its warnings are in the yielded diagnostics). Unlocks on every exit path."""
-        storage = self.meta.local_state()
-        locker = FilesystemLocker(storage.path) if opts.lock else None
-        mgr = StateManager(storage, locker)
+        from engine.backend import StateOptions as BackendStateOptions
+
+        name, _ = self.meta.workspace()
+        found, diags = self.meta.backend().state_manager(
+            name or "default", BackendStateOptions(lock=opts.lock))
+        if found is None:
+            yield diags
+            return
+        mgr = found
         self.manager = mgr
         with mgr.locked(operation, opts.lock_timeout) as diags:
             if not diags.has_errors and opts.lock:

@@ -48,22 +48,30 @@ def wrap_detail(detail: str, width: int) -> str:
     return "\n".join(out)
 
 
+_ANSI = r"(?:\x1b\[[0-9;]*m)*"
+_RULE = re.compile(f"^({_ANSI}│{_ANSI} (?:\x1b\\[[0-9;]*m)?)")
+_ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def strip_unavailable_source(text: str) -> str:
     """Replace the source lines under `on <name> line N:` with "(source code not available)"
-    for pseudo-files (`<console-input>`, `<value for var.x>`): Terraform keeps no source for
-    text that did not come from a configuration file."""
+    for pseudo-files (`<console-input>`, `<value for var.x>`, the nameless one of a
+    command-line address): Terraform keeps no source for text that did not come from a
+    configuration file."""
     out: list[str] = []
     skipping = False
     for line in text.split("\n"):
-        body = line[2:] if line.startswith("│ ") else line
+        rule = _RULE.match(line)
+        prefix = rule.group(1) if rule else ""
+        body = _ANSI_CODE.sub("", line[len(prefix):])
         if skipping:
             stripped = body.strip()
             if stripped and stripped != "│" and (stripped[0].isdigit() or stripped[0] in "├│"):
                 continue
             skipping = False
         out.append(line)
-        if body.startswith("  on <"):
-            out.append(("│ " if line.startswith("│ ") else "") + "  (source code not available)")
+        if body.startswith("  on <") or body.startswith("  on  line "):
+            out.append(prefix + "  (source code not available)")
             skipping = True
     return "\n".join(out)
 
@@ -113,7 +121,9 @@ class Ui:
             if diag.detail:
                 diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, width))
             text = render_diagnostic(diag, color=self.color, box=self.color)
-            if diag.subject is not None and diag.subject.filename.startswith("<"):
+            if diag.subject is not None and (
+                diag.subject.filename.startswith("<") or not diag.subject.filename
+            ):
                 text = strip_unavailable_source(text)
             if diag.is_error:
                 self.stderr.write(text)
@@ -124,11 +134,14 @@ class Ui:
 
     def legacy_diagnostics(self, diags: Iterable[Diagnostic]) -> None:
         """Diagnostics as terraform's older commands print them (`state`, `taint`, ...):
-        each followed by one more blank line on its stream."""
+        each passed through cli.Ui (errors in red when colour is on), so followed by one more
+        line break on its stream."""
         for diag in diags:
+            if diag.is_error and self.color:
+                self.stderr.write("\x1b[31m")
             self.diagnostics([diag])
             if diag.is_error:
-                self.err("")
+                self.err("\x1b[0m\x1b[0m" if self.color else "")
             else:
                 self.out("")
 

@@ -138,6 +138,32 @@ class LocalState:
             sf = StateFile(state=state, lineage=new_lineage(), serial=1)
         else:
             sf = StateFile(state=state, lineage=prev.lineage, serial=prev.serial + 1)
+        return self._store(sf, diags)
+
+    def write_file(self, sf: StateFile) -> tuple[StateFile | None, Diagnostics]:
+        """Persist `sf` with its own lineage and serial (`state push`, migrations): the
+        persistence policy's serial is not applied. Nothing is written when the file already
+        holds exactly this snapshot; the backup is made as for `write`."""
+        diags = Diagnostics()
+        if not self._loaded:
+            _, more = self.read()
+            diags.extend(more)
+            if diags.has_errors:
+                return None, diags
+        if self._unreadable:
+            diags.append(error("Failed to save state", (
+                f"{display_path(self.path)} holds a state that could not be read; it is left as "
+                "it is rather than replaced. Repair or move it aside, then try again.")))
+            return None, diags
+        prev = self._read
+        if (prev is not None and (prev.lineage, prev.serial) == (sf.lineage, sf.serial)
+                and states_equal(prev.state, sf.state)):
+            return prev, diags
+        return self._store(StateFile(sf.state, sf.lineage, sf.serial), diags)
+
+    def _store(self, sf: StateFile, diags: Diagnostics) -> tuple[StateFile | None, Diagnostics]:
+        """Write `sf` (the backup of the file as read first, once), atomically."""
+        prev = self._read
         try:
             text = write_state(sf)
         except Exception as exc:  # a value the codec cannot encode
@@ -149,8 +175,10 @@ class LocalState:
             diags.extend(exc.diags)
             return None, diags
         try:
-            if self._read_text is not None and not self._backed_up and self.backup_path:
-                atomic_write(self.backup_path, self._read_text)
+            backup = (self._read_text is not None and not self._backed_up and self.backup_path
+                      and (prev is None or not states_equal(prev.state, sf.state)))
+            if backup:
+                atomic_write(self.backup_path, self._read_text or b"")
                 self._backed_up = True
             atomic_write(self.path, stored)
         except OSError as exc:

@@ -32,6 +32,7 @@ import errno
 import fcntl
 import json
 import os
+import random
 import re
 import socket
 import struct
@@ -440,11 +441,14 @@ def acquire(
     *,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
+    jitter: Callable[[], float] = random.random,
 ) -> tuple[str, Diagnostics]:
     """Take the lock, retrying while someone else holds it until `timeout` seconds pass.
 
     Back-off as Terraform's `LockWithContext`: 1 s, doubling up to 16 s (never past the
-    deadline, with a last try at it). Failure is Terraform's "Error acquiring the state lock".
+    deadline, with a last try at it), each wait jittered to between half and all of its step
+    so that many waiters do not retry in step. Failure is Terraform's "Error acquiring the
+    state lock".
     """
     diags = Diagnostics()
     deadline = clock() + max(timeout, 0.0)
@@ -457,7 +461,7 @@ def acquire(
         if err.info is None or not err.info.id or remaining <= 0:
             diags.append(error("Error acquiring the state lock", LOCK_ERROR_MESSAGE.format(err)))
             return "", diags
-        sleep(min(delay, remaining))
+        sleep(min(delay * (0.5 + jitter() / 2), remaining))
         delay = min(delay * 2, 16.0)
 
 

@@ -7,7 +7,8 @@ workspace ("default" when null), `defaults` supplies values for outputs the stat
 result's `outputs` is an object of every output (defaults first, then the state's outputs over
 them); output values are not marked sensitive, as in Terraform.
 
-Backends: "local" (`path`, default "terraform.tfstate"; non-default workspaces live at
+Backends: "s3" (engine.plugin.builtin.remote_state_s3: the arguments of a `backend "s3"`
+block), "local" (`path`, default "terraform.tfstate"; non-default workspaces live at
 `<workspace_dir or terraform.tfstate.d>/<name>/terraform.tfstate`), relative paths resolved
 against the provider's working directory. Other backends can be plugged in as
 `Backend`s keyed by backend name.
@@ -37,6 +38,7 @@ from engine.values import (
     STRING,
     MapType,
     ObjectType,
+    Type,
     Value,
     object_,
 )
@@ -209,15 +211,45 @@ def read_local(
 
 @dataclass(frozen=True, slots=True)
 class Backend:
-    """A backend usable by the data source: its config attribute names (all strings), its
-    config checks, and its state reader."""
+    """A backend usable by the data source: its config attribute names (all strings unless
+    `types` gives each one's type), its config checks, and its state reader."""
 
     attributes: frozenset[str]
     prepare: Callable[[dict[str, Value]], Diagnostics]
     read: StateReader
+    types: Mapping[str, Type] | None = None
 
 
 LOCAL_BACKEND = Backend(frozenset({"path", "workspace_dir"}), prepare_local, read_local)
+
+
+def _s3_backend() -> Backend:
+    from engine.backend.schema import S3_SCHEMA
+    from engine.plugin.builtin.remote_state_s3 import prepare_s3, read_s3
+
+    return Backend(frozenset(S3_SCHEMA.attributes), prepare_s3, read_s3,  # type: ignore[arg-type]
+                   S3_SCHEMA.attributes)
+
+
+def _coerce_typed(
+    backend: str, cfg: Value, types: Mapping[str, Type]
+) -> tuple[dict[str, Value] | None, Diagnostics]:
+    """`cfg` (null, object or map) as {attribute: Value of its schema type}."""
+    from engine.values.convert import ConversionError, convert
+
+    out = {name: Value(t, None) for name, t in types.items()}
+    if cfg.is_null:
+        return out, Diagnostics()
+    if not isinstance(cfg.type, (ObjectType, MapType)) or not isinstance(cfg.v, dict):
+        return None, _invalid_config(backend, "an object is required")
+    for name in sorted(cfg.v):
+        if name not in types:
+            return None, _invalid_config(backend, f'unexpected attribute "{name}"')
+        try:
+            out[name] = convert(cfg.v[name].unmark()[0], types[name])
+        except ConversionError as exc:
+            return None, _invalid_config(backend, f".{name}: {exc.message}")
+    return out, Diagnostics()
 
 
 class RemoteStateSource:
@@ -229,7 +261,8 @@ class RemoteStateSource:
         backends: Mapping[str, Backend] | None = None,
     ) -> None:
         self.working_dir = working_dir
-        self.backends = dict(backends) if backends is not None else {"local": LOCAL_BACKEND}
+        self.backends = (dict(backends) if backends is not None
+                         else {"local": LOCAL_BACKEND, "s3": _s3_backend()})
 
     def _backend(
         self, cfg: Value
@@ -252,7 +285,10 @@ class RemoteStateSource:
                 ]
             )
         chosen = self.backends[backend]
-        conf, diags = _coerce_strings(backend, cfg.v["config"], chosen.attributes)
+        if chosen.types is not None:
+            conf, diags = _coerce_typed(backend, cfg.v["config"], chosen.types)
+        else:
+            conf, diags = _coerce_strings(backend, cfg.v["config"], chosen.attributes)
         if conf is None:
             return None, diags
         diags.extend(chosen.prepare(conf))

@@ -44,7 +44,7 @@ def test_truncate_id_keeps_both_ends() -> None:
 
 def test_ui_hooks_lines_for_create_update_delete_and_provisioners() -> None:
     u, out = ui()
-    h = UiHooks(u)
+    h = UiHooks(u, clock=lambda: 100.4)  # a fixed clock: every operation took 0 s
     h.pre_refresh(A, "id-1")
     h.pre_apply(A, Action.CREATE, None)
     h.post_apply(A, Action.CREATE, "id-2", 0.1, None)

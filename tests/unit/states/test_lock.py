@@ -246,7 +246,8 @@ class _Clock:
 
 def test_acquire_retries_with_backoff_until_timeout() -> None:
     fake, clk = _FakeLocker(free_after=100), _Clock()
-    lock_id, diags = acquire(fake, new_lock_info(), 40.0, sleep=clk.sleep, clock=clk.clock)
+    lock_id, diags = acquire(fake, new_lock_info(), 40.0, sleep=clk.sleep, clock=clk.clock,
+                            jitter=lambda: 1.0)
     assert lock_id == ""
     assert clk.sleeps == [1.0, 2.0, 4.0, 8.0, 16.0, 9.0]
     assert diags.errors[0].summary == "Error acquiring the state lock"
@@ -254,7 +255,8 @@ def test_acquire_retries_with_backoff_until_timeout() -> None:
         "Error message: resource temporarily unavailable\n" + str(fake.holder) + TF_MESSAGE_TAIL
     )
     fake2, clk2 = _FakeLocker(free_after=2), _Clock()
-    lock_id, diags = acquire(fake2, new_lock_info(), 10.0, sleep=clk2.sleep, clock=clk2.clock)
+    lock_id, diags = acquire(fake2, new_lock_info(), 10.0, sleep=clk2.sleep, clock=clk2.clock,
+                            jitter=lambda: 1.0)
     assert lock_id and not diags and clk2.sleeps == [1.0, 2.0]
     fake3, clk3 = _FakeLocker(free_after=1), _Clock()
     _, diags = acquire(fake3, new_lock_info(), 0.0, sleep=clk3.sleep, clock=clk3.clock)
@@ -268,7 +270,7 @@ def test_acquire_waits_for_a_real_holder(tmp_path: Path) -> None:
     waiter = FilesystemLocker(path)
     waits: list[float] = []
     lock_id, diags = acquire(
-        waiter, new_lock_info(), 5.0,
+        waiter, new_lock_info(), 5.0, jitter=lambda: 1.0,
         sleep=lambda s: (waits.append(s), holder.unlock(held))[0],  # type: ignore[func-returns-value]
     )
     assert lock_id and not diags

@@ -154,3 +154,44 @@ def test_empty_state_file_is_no_state(tmp_path: Path) -> None:
     sf, _ = ls.write(State(outputs={"a": OutputValue(string("x"))}))
     assert sf is not None and sf.serial == 1
     assert not (tmp_path / "terraform.tfstate.backup").exists()
+
+
+
+def test_write_file_keeps_the_given_lineage_and_serial(tmp_path: Path) -> None:
+    """`LocalState.write_file` (state push): the snapshot is stored as given, the replaced
+    file backed up once, and writing the same snapshot again changes nothing."""
+    from engine.states.local import LocalState
+    from engine.states.state import OutputValue, State, StateFile
+
+    path = tmp_path / "terraform.tfstate"
+    written, diags = LocalState(str(path)).write(State())
+    assert not diags.has_errors and written is not None and written.serial == 1
+    original = path.read_text()
+    storage = LocalState(str(path))
+    storage.read()
+    pushed = StateFile(State(outputs={"o": OutputValue(string("x"))}), "other-lineage", 7)
+    got, diags = storage.write_file(pushed)
+    assert not diags.has_errors and got is not None
+    again = LocalState(str(path)).read()[0]
+    assert again is not None and (again.lineage, again.serial) == ("other-lineage", 7)
+    assert (tmp_path / "terraform.tfstate.backup").read_text() == original
+    before = path.read_text()
+    (tmp_path / "terraform.tfstate.backup").unlink()
+    got, diags = storage.write_file(pushed)
+    assert not diags.has_errors and path.read_text() == before
+    assert not (tmp_path / "terraform.tfstate.backup").exists()
+
+
+def test_write_file_of_the_same_contents_under_another_lineage_makes_no_backup(
+    tmp_path: Path,
+) -> None:
+    from engine.states.local import LocalState
+    from engine.states.state import State, StateFile
+
+    path = tmp_path / "terraform.tfstate"
+    LocalState(str(path)).write(State())
+    storage = LocalState(str(path))
+    storage.read()
+    got, diags = storage.write_file(StateFile(State(), "forced", 3))
+    assert not diags.has_errors and got is not None and got.lineage == "forced"
+    assert not (tmp_path / "terraform.tfstate.backup").exists()
