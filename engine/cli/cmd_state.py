@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from engine.addrs import AbsResourceInstance
 from engine.cli import state_help
 from engine.cli.args import FlagError, FlagSet
+from engine.cli.cmd_state_reencrypt import HELP as REENCRYPT_HELP
 from engine.cli.meta import Meta
 from engine.cli.state_addrs import parse_abs_resource_instance_str
 from engine.cli.state_meta import (
@@ -70,7 +71,8 @@ SUBCOMMANDS: dict[str, Subcommand] = {
                                    "Replace provider in the state",
                                    state_help.REPLACE_PROVIDER_HELP),
     "re-encrypt": Subcommand("cmd_state_reencrypt", "run_state_reencrypt",
-                             "Rewrite the state with the primary encryption method", ""),
+                             "Rewrite the state with the primary encryption method",
+                             REENCRYPT_HELP),
     "rm": Subcommand("cmd_state_rm", "run_state_rm", "Remove instances from the state",
                      state_help.RM_HELP),
     "show": Subcommand("cmd_state", "run_state_show", "Show a resource in the state",
