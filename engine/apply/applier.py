@@ -75,6 +75,9 @@ class ApplyOptions:
 class ApplyResult:
     state: State
     diagnostics: Diagnostics
+    # the module tree after the walk: its scopes evaluate expressions over the new values
+    # (`groundplan test` assertions); None when the apply stopped before its walk
+    tree: Any = None
 
 
 def _state_deps(state: State) -> dict[Node, set[Node]]:
@@ -314,7 +317,7 @@ def apply_plan(
             diags.extend(_forget_data_sources(manager, state))
     manager.sync.set_check_results(checks.results())
     diags.extend(manager.finish())
-    return ApplyResult(manager.sync.snapshot(), diags)
+    return ApplyResult(manager.sync.snapshot(), diags, tree)
 
 
 from engine.apply.stale import check_plan_fresh  # noqa: E402  (re-exported for callers)

@@ -181,7 +181,7 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
     ctx.hooks.pre_apply(addr, action, _id_of(prior) if not prior.is_null else None)
     start = time.monotonic()
     with _running(ctx, addr, action):
-        resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
+        resp = b.for_instance(addr).apply_resource_change(ApplyResourceChangeRequest(
             res.type, prior.unmark_deep()[0], planned, config.unmark_deep()[0],
             planned_private))
         diags.extend(in_config_body(resp.diagnostics, res.config, str(addr),
@@ -230,7 +230,7 @@ def _read(ctx: ApplyContext, b: ProviderBinding, res: Any, addr: AbsResourceInst
     diags = result.diagnostics
     ctx.hooks.pre_read_data(addr)
     start = time.monotonic()
-    resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, config.unmark_deep()[0]))
+    resp = b.for_instance(addr).read_data_source(ReadDataSourceRequest(res.type, config.unmark_deep()[0]))
     diags.extend(in_config_body(resp.diagnostics, res.config, str(addr),
                                 not b.addr.provider.is_builtin))
     if resp.diagnostics.has_errors:
@@ -324,7 +324,7 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
                                  more.errors[0], deposed=dk or "")
             return result
         empty = null(b.schema.block.implied_type())
-        resp = b.provider.apply_resource_change(ApplyResourceChangeRequest(
+        resp = b.for_instance(addr).apply_resource_change(ApplyResourceChangeRequest(
             addr.resource.type, prior.unmark_deep()[0], empty, empty, private_bytes(obj)))
     diags.extend(resp.diagnostics)
     failed = resp.diagnostics.has_errors

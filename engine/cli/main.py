@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
     "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
     "workspace": ("cmd_workspace", "run_workspace", "Workspace management"),
+    "test": ("cmd_test", "run_test", "Execute integration tests for Terraform modules"),
 }
 
 

@@ -109,7 +109,14 @@ def render_instance(r: dict[str, Any], schemas: Schemas) -> str:
 
 def render_state(sf: StateFile, schemas: Schemas) -> str:
     """The whole state: every resource instance, then the "Outputs:" section."""
-    parts = [render_instance(r, schemas) + "\n" for r in json_resources(sf, schemas)]
+    doc = loads(dumps(state_to_json(sf, schemas)))
+    root = doc.get("values", {}).get("root_module")
+    parts: list[str] = []
+    for m in _modules(root) if root else []:
+        resources = m.get("resources", []) or []
+        if resources and parts:
+            parts.append("\n")  # as terraform's renderHumanStateModule: a module starts apart
+        parts.extend(render_instance(r, schemas) + "\n" for r in resources)
     text = "".join(parts)
     if sf.state.outputs:
         text += render_state_outputs(sf.state.outputs)[1:]

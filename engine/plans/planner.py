@@ -94,6 +94,9 @@ class PlanResult:
     diagnostics: Diagnostics
     relevant_attributes: list[tuple[str, Any]] = field(default_factory=list)
     schemas: dict[Any, Any] = field(default_factory=dict)
+    # the module tree after the walk: its scopes evaluate expressions over the planned
+    # values (`groundplan test` assertions); None when planning stopped before its walk
+    tree: Any = None
 
 
 def _now() -> str:
@@ -255,6 +258,7 @@ def make_plan(
         return result
     tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=True,
                         expander=expand_resource)
+    result.tree = tree
     from engine.lang.functions.datetime import make_plantimestamp
 
     ctx = PlanContext(

@@ -48,6 +48,14 @@ class ProviderBinding:
     addr: AbsProviderConfig
     provider: Provider
     schema: Schema
+    registry: ProviderRegistry | None = None
+
+    def for_instance(self, instance: AbsResourceInstance) -> Provider:
+        """The provider that serves `instance`: the configuration's, unless the registry
+        gives that instance another one (`groundplan test` overrides)."""
+        if self.registry is None:
+            return self.provider
+        return self.registry.instance_provider(self.addr, instance, self.provider)
 
 
 @dataclass
@@ -138,7 +146,7 @@ class PlanContext:
                 f'The provider {addr.provider.for_display()} does not support {kind} '
                 f'"{type_name}".'))
             return None, diags
-        return ProviderBinding(addr, inst, schema), diags
+        return ProviderBinding(addr, inst, schema, self.registry), diags
 
     def state_provider(self, entry: StateEntry) -> AbsProviderConfig:
         return parse_abs_provider_config(entry.provider)

@@ -108,7 +108,7 @@ def plan_call(
     prior_plain = prior.unmark_deep()[0]
     config_plain = config.unmark_deep()[0]
     proposed = proposed_new(block, prior_plain, config_plain)
-    resp = b.provider.plan_resource_change(PlanResourceChangeRequest(
+    resp = b.for_instance(addr).plan_resource_change(PlanResourceChangeRequest(
         addr.resource.type, prior_plain, proposed, config_plain, private))
     diags = Diagnostics(in_config_body(resp.diagnostics, body, str(addr),
                                        not b.addr.provider.is_builtin) if body is not None
@@ -270,7 +270,7 @@ def plan_data(
             ctx.tree.values.set(mi, "data", res.type, res.name, key, after)
         return diags
     ctx.hooks.pre_read_data(addr)
-    resp = b.provider.read_data_source(ReadDataSourceRequest(res.type, plain))
+    resp = b.for_instance(addr).read_data_source(ReadDataSourceRequest(res.type, plain))
     diags.extend(in_config_body(resp.diagnostics, res.config, str(addr),
                                 not b.addr.provider.is_builtin))
     if resp.diagnostics.has_errors:

@@ -52,7 +52,7 @@ def refresh_object(
         return prior, prior, diags
     ctx.hooks.pre_refresh(addr, _id_of(prior))
     plain, _ = prior.unmark_deep()
-    resp = b.provider.read_resource(ReadResourceRequest(
+    resp = b.for_instance(addr).read_resource(ReadResourceRequest(
         addr.resource.type, plain, private_bytes(obj)))
     diags.extend(in_config_body(resp.diagnostics, body, str(addr),
                                 not b.addr.provider.is_builtin) if body is not None

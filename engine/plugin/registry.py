@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 
-from engine.addrs import BUILTIN_TERRAFORM, AbsProviderConfig
+from engine.addrs import BUILTIN_TERRAFORM, AbsProviderConfig, AbsResourceInstance
 from engine.addrs import Provider as ProviderAddr
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.plugin.protocol import (
@@ -146,6 +146,12 @@ class ProviderRegistry:
             self._instances[addr] = inst
             self._config_diags[addr] = diags
             return inst, diags
+
+    def instance_provider(self, config: AbsProviderConfig, instance: AbsResourceInstance,
+                          provider: Provider) -> Provider:
+        """The provider that serves resource instance `instance` of configuration `config`:
+        `provider` itself (a test registry answers with an override's provider instead)."""
+        return provider
 
     def stop_all(self) -> None:
         """Ask every instance to finish in-flight calls early (a stop request)."""

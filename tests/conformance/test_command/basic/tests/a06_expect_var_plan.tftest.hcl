@@ -1,0 +1,7 @@
+run "bad" {
+  command = plan
+  variables {
+    name = ""
+  }
+  expect_failures = [var.name]
+}

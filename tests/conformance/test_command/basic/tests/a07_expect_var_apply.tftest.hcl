@@ -1,0 +1,6 @@
+run "bad" {
+  variables {
+    name = ""
+  }
+  expect_failures = [var.name]
+}

@@ -1,0 +1,4 @@
+run "fine" {
+  command         = plan
+  expect_failures = [var.name]
+}

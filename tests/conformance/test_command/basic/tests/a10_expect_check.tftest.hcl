@@ -1,0 +1,6 @@
+run "five" {
+  variables {
+    limit = 5
+  }
+  expect_failures = [check.limit]
+}

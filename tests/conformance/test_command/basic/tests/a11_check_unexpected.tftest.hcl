@@ -1,0 +1,6 @@
+run "five" {
+  command = plan
+  variables {
+    limit = 5
+  }
+}

@@ -1,0 +1,9 @@
+run "broken" {
+  variables {
+    limit = 12
+  }
+}
+
+run "skipped" {
+  command = plan
+}

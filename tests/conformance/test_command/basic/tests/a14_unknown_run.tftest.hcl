@@ -1,0 +1,5 @@
+run "uses_missing" {
+  variables {
+    name = run.nowhere.o
+  }
+}

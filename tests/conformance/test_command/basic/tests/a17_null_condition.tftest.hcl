@@ -1,0 +1,7 @@
+run "nothing" {
+  command = plan
+  assert {
+    condition     = var.name == "a" ? null : true
+    error_message = "null"
+  }
+}

@@ -1,0 +1,6 @@
+run "apply" {
+  assert {
+    condition     = output.value == "fixed"
+    error_message = "random is random"
+  }
+}
