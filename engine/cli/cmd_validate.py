@@ -8,7 +8,7 @@ is valid." or the diagnostics. Exit 0 when valid, 1 otherwise.
 from __future__ import annotations
 
 from engine.cli.args import FlagSet
-from engine.cli.checking import check_config
+from engine.operations.validate import check_config
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, to_json
 from engine.plugin.loader import PluginRegistry

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cli.checking import check_config, unique
+from engine.operations.validate import check_config, unique
 from engine.cli.diffrender import UNKNOWN
 from engine.cli.meta import Meta
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes

@@ -88,7 +88,7 @@ def load_inputs(meta: Meta, session: Session, args: OpArgs) -> Inputs | None:
             )
         session.diagnostics([error("No configuration files", detail)])
         return None
-    from engine.cli.lock_consistency import check_before_plan
+    from engine.operations.lock_file import check_before_plan
 
     diags.extend(check_before_plan(meta.cwd, config, meta.in_automation))
     if diags.has_errors:
@@ -177,7 +177,7 @@ def has_changes(plan: Plan) -> bool:
 def stopped_in_validation(session: Session, config: Any) -> bool:
     """Whether terraform's validate walk, which runs before planning, already fails on
     `config`: terraform then stops with no plan to show (not even "Planning failed")."""
-    from engine.cli.checking import check_config
+    from engine.operations.validate import check_config
 
     return check_config(config, session.meta.cwd, session.registry).has_errors
 
@@ -226,7 +226,7 @@ def _plan_locked(session: Session, inputs: Inputs, args: OpArgs) -> int:
     assert mgr is not None
     base, diags = mgr.read()
     if not diags.has_errors:
-        from engine.cli.lock_consistency import load_workdir_locks, state_provider_errors
+        from engine.operations.lock_file import load_workdir_locks, state_provider_errors
 
         locks, _ = load_workdir_locks(session.meta.cwd)
         diags.extend(state_provider_errors(base.state if base else None, locks))
