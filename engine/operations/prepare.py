@@ -75,7 +75,7 @@ def load_configuration(working_dir: str, directory: str = ".") -> tuple[Config |
     diags = check_manifest(working_dir)
     if diags.has_errors:
         return None, diags
-    config, diags = load_config(directory)
+    config, diags = load_config(os.path.join(working_dir, directory))
     if diags.has_errors:
         return config, diags
     _, ldiags = load_locks(os.path.join(working_dir, LOCK_FILE))
