@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.operations.validate import check_config, unique
 from engine.cli.diffrender import UNKNOWN
 from engine.cli.meta import Meta
 from engine.cli.plan_view import OutputDiff, has_changes, render_output_changes
 from engine.core import OutputResult, evaluate_root
 from engine.diags import Diagnostics, error
+from engine.operations.validate import check_config, unique
 from engine.states import LocalState, OutputValue, State, StateFile
 from engine.states.codec import encode_value
 from engine.values import Value

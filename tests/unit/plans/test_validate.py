@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.operations.validate import check_config
 from engine.configs.loader import load_config
 from engine.diags import Diagnostics
+from engine.operations.validate import check_config
 from engine.plugin.registry import ProviderRegistry
 
 
