@@ -56,7 +56,7 @@ def run_output(meta: Meta, args: list[str]) -> int:
     if fs.get("state"):
         from engine.states import LocalState
 
-        state = LocalState(fs.get("state"))
+        state = LocalState(fs.get("state"), encryption=meta.state_encryption())
     sf, diags = state.read()
     if diags.has_errors:
         ui.diagnostics(diags)

@@ -106,15 +106,15 @@ def _go_err(path: str, diags: Diagnostics) -> str:
     return f"Error reading {path} as a statefile: {body}"
 
 
-def _read_path(path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
+def _read_path(meta: Meta, path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
     """The plan or the state in `path`; neither: terraform's combined error, which names
     both reasons (an empty file is "no state")."""
-    pf, pdiags = read_planfile(path)
+    pf, pdiags = read_planfile(path, decrypt=meta.plan_encryption().decrypt)
     if pf is not None and not pdiags.has_errors:
         return pf, None, Diagnostics()
     exists = os.path.isfile(path)
     try:
-        sf, sdiags = LocalState(path).read()
+        sf, sdiags = LocalState(path, encryption=meta.state_encryption()).read()
     except (UnicodeDecodeError, ValueError) as exc:
         sf, sdiags = None, Diagnostics([error(
             "Unsupported state file format", f"Error reading {path} as a statefile: {exc}")])
@@ -150,7 +150,7 @@ def run_show(meta: Meta, args: list[str]) -> int:
     registry: ProviderRegistry = PluginRegistry(meta.cwd)
     try:
         if rest:
-            pf, sf, diags = _read_path(rest[0])
+            pf, sf, diags = _read_path(meta, rest[0])
             if diags.has_errors:
                 ui.diagnostics(diags)
                 return 1

@@ -97,7 +97,8 @@ def _read(meta: Meta, path: str, plain: bool = False) -> StateFile | None:
     """The state at `path` (default terraform.tfstate); None when there is none (shown).
     A state that cannot be read is reported as diagnostics, or with `plain` (`state list`)
     as terraform's single "Failed to load state: ..." line."""
-    storage = LocalState(path) if path else meta.local_state()
+    storage = (LocalState(path, encryption=meta.state_encryption()) if path
+               else meta.local_state())
     sf, diags = storage.read()
     if diags.has_errors:
         if plain:
@@ -120,6 +121,10 @@ def run_state(meta: Meta, args: list[str]) -> int:
         return run_state_list(meta, rest)
     if sub == "show":
         return run_state_show(meta, rest)
+    if sub == "re-encrypt":  # engine/cli/cmd_state_reencrypt.py (encryption)
+        from engine.cli.cmd_state_reencrypt import run_state_reencrypt
+
+        return run_state_reencrypt(meta, rest)
     meta.ui.err(STATE_USAGE)
     return 1
 

@@ -372,7 +372,7 @@ def _copy_state(meta: Meta, path: str, source: str, lock: bool, timeout: float) 
             _legacy_errors(meta, rdiags)
             code = 1
         else:
-            _, wdiags = LocalState(path).write(sf.state)
+            _, wdiags = LocalState(path, encryption=meta.state_encryption()).write(sf.state)
             if wdiags.has_errors:
                 _legacy_errors(meta, wdiags)
                 code = 1
@@ -439,7 +439,7 @@ def _tracked_instances(meta: Meta, path: str, flags: FlagSet,
             _legacy_errors(meta, diags)
             return [], 1
     try:
-        sf, rdiags = LocalState(path).read()
+        sf, rdiags = LocalState(path, encryption=meta.state_encryption()).read()
     finally:
         if locker is not None:
             release(locker, lock_id)

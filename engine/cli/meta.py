@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.backend import LocalBackend
 from engine.cli.args import FlagError, FlagSet
+from engine.cli.meta_encryption import EncryptionMeta
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.states import LocalState, workspaces
@@ -42,7 +43,7 @@ def go_error_text(diags: Iterable[Diagnostic]) -> str:
     return f"{len(items)} problems:\n" + "".join(f"\n- {one(d)}" for d in items)
 
 
-class Meta:
+class Meta(EncryptionMeta):
     """The context of one command invocation."""
 
     def __init__(self, ui: Ui, environ: dict[str, str] | None = None) -> None:
@@ -93,6 +94,9 @@ class Meta:
         config, diags = load_config(directory)
         if diags.has_errors:
             return config, diags
+        diags.extend(self.check_encryption(config))  # before any state is read
+        if diags.has_errors:
+            return None, diags
         # As Terraform (Meta.providerFactories), every command that loads the configuration
         # refuses a dependency lock file it cannot read.
         from engine.depsfile import LOCK_FILE, load_locks
@@ -123,6 +127,7 @@ class Meta:
 
         module = config.module
         inputs, diags = collect_root_inputs(module, ordered, self.environ, self.cwd)
+        self.record_encryption_inputs(inputs.values)
         missing = [
             name
             for name, var in sorted(module.variables.items())
@@ -141,7 +146,9 @@ class Meta:
                 return inputs, diags
             self.ui.out("")
             answers.append(("var", f"{name}={answer}"))
-        return collect_root_inputs(module, [*ordered, *answers], self.environ, self.cwd)
+        inputs, diags = collect_root_inputs(module, [*ordered, *answers], self.environ, self.cwd)
+        self.record_encryption_inputs(inputs.values)
+        return inputs, diags
 
     def workspace(self) -> tuple[str, Diagnostics]:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
@@ -149,7 +156,7 @@ class Meta:
 
     def backend(self) -> LocalBackend:
         """The working directory's backend (the local backend until others are configured)."""
-        return LocalBackend(self.cwd)
+        return LocalBackend(self.cwd, encryption=self.state_encryption())
 
     def local_state(self) -> LocalState:
         """The selected workspace's state; opening a workspace other than `default` creates
@@ -157,4 +164,4 @@ class Meta:
         name, _ = self.workspace()
         layout = workspaces.LocalWorkspaces(self.cwd)
         layout.ensure(name or DEFAULT_WORKSPACE)
-        return LocalState(layout.state_path(name))
+        return LocalState(layout.state_path(name), encryption=self.state_encryption())

@@ -87,7 +87,7 @@ def _apply_saved(meta: Meta, session: Session, args: OpArgs, path: str) -> int:
             "because a saved plan includes the variable values that were set when it was "
             "created.")])
         return 1
-    pf, diags = read_planfile(path)
+    pf, diags = read_planfile(path, decrypt=meta.plan_encryption().decrypt)
     if pf is None or diags.has_errors:
         session.diagnostics(diags)
         return 1

@@ -247,7 +247,8 @@ def _plan_locked(session: Session, inputs: Inputs, args: OpArgs) -> int:
         snap = config_snapshot(inputs.config, session.meta.cwd)
         diags.extend(write_planfile(
             args.out, plan, with_base(result.prior_state, base),
-            with_base(result.prev_run_state, base), snap, read_lock_file(session.meta.cwd)))
+            with_base(result.prev_run_state, base), snap, read_lock_file(session.meta.cwd),
+            encrypt=session.meta.plan_encryption().encrypt))
     session.diagnostics(diags)
     if diags.has_errors:
         return 1

@@ -19,7 +19,8 @@ class EncryptionError(Exception):
     """Encrypting or decrypting a payload failed; `diags` says why, for the user."""
 
     def __init__(self, diags: Diagnostics) -> None:
-        super().__init__("; ".join(d.summary for d in diags))
+        super().__init__("; ".join(f"{d.summary}: {d.detail}" if d.detail else d.summary
+                                   for d in diags))
         self.diags = diags
 
 

@@ -1,0 +1,228 @@
+"""`state re-encrypt [-all-workspaces] [-json] [-lock=false] [-lock-timeout=D] [-var ...]`:
+rewrite the stored state now with the primary method of the `state` encryption target,
+instead of waiting for the next apply (groundplan's own; OpenTofu rewrites only on write).
+
+For each workspace (the selected one, or every one with `-all-workspaces`), under its lock:
+read the stored payload, decrypt it with the configured methods (primary, then fallbacks),
+check that it is a state, encrypt the same bytes with the primary method and replace the
+file atomically, the previous stored form kept as `<state>.backup`. The state's content,
+serial and lineage stay as they were. Each workspace's line says what it was read with and
+what it is written with; `-json` prints that as one document CI can check
+(`"all_primary": true` when every state is now under the primary method and key providers).
+A workspace that fails to decrypt is left untouched and makes the exit code 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cli.args import FlagError, FlagSet, parse_duration
+from engine.cli.meta import Meta
+from engine.diags import Diagnostics, error
+from engine.encryption import EncryptionError
+from engine.states.local import atomic_write, display_path
+from engine.states.lock import FilesystemLocker, acquire, new_lock_info, release
+from engine.states.statefile import read_state
+from engine.states.workspaces import DEFAULT_WORKSPACE
+
+HELP = """Usage: groundplan [global options] state re-encrypt [options]
+
+  Rewrites the stored state now with the primary method of the state encryption
+  target (terraform { encryption { state { method = ... } } }), keeping its
+  content, serial and lineage, and reports which method and key providers each
+  workspace was read with.
+
+Options:
+
+  -all-workspaces     Re-encrypt the state of every workspace, not only the
+                      selected one.
+
+  -json               Print the result as one JSON document.
+
+  -lock=false         Don't hold a state lock during the operation.
+
+  -lock-timeout=0s    Duration to retry a state lock.
+
+  -var 'foo=bar'      Set a value for one of the input variables the
+                      encryption configuration uses.
+
+  -var-file=foo       Set variables from a file.
+"""
+
+
+@dataclass
+class Outcome:
+    """What happened to one workspace's state."""
+
+    workspace: str
+    path: str
+    status: str  # "re-encrypted", "no state", "failed"
+    read_with: dict[str, Any] | None = None
+    written_with: dict[str, Any] | None = None
+    serial: int | None = None
+    lineage: str = ""
+    diags: Diagnostics = field(default_factory=Diagnostics)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"workspace": self.workspace, "path": self.path,
+                               "status": self.status, "read_with": self.read_with,
+                               "written_with": self.written_with, "serial": self.serial,
+                               "lineage": self.lineage}
+        if self.diags.has_errors:
+            out["error"] = "\n".join(f"{d.summary}: {d.detail}" for d in self.diags.errors)
+        return out
+
+
+def _describe(method: Any) -> dict[str, Any]:
+    from engine.encryption.methods import Unencrypted
+
+    return {"method": method.addr, "key_providers": list(method.key_provider_addrs),
+            "encrypted": not isinstance(method, Unencrypted)}
+
+
+def _label(info: dict[str, Any] | None) -> str:
+    if info is None:
+        return "-"
+    kps = ", ".join(info["key_providers"])
+    return f"{info['method']} ({kps})" if kps else f"{info['method']} (plaintext)"
+
+
+def reencrypt_one(target: Any, workspace: str, path: str, lock: bool, timeout: float) -> Outcome:
+    """Re-encrypt the state file at `path` with `target`'s primary method."""
+    out = Outcome(workspace, display_path(path), "failed")
+    locker = FilesystemLocker(path) if lock else None
+    lock_id = ""
+    if locker is not None:
+        lock_id, ldiags = acquire(locker, new_lock_info("OperationTypeReencrypt"), timeout)
+        if ldiags.has_errors:
+            out.diags.extend(ldiags)
+            return out
+    try:
+        try:
+            with open(path, "rb") as fh:
+                stored = fh.read()
+        except FileNotFoundError:
+            stored = b""
+        except OSError as exc:
+            out.diags.append(error("Failed to read state file", f"{path}: {exc.strerror}"))
+            return out
+        if not stored:
+            out.status = "no state"
+            return out
+        try:
+            plain = target.decrypt(stored)
+        except EncryptionError as exc:
+            out.diags.extend(exc.diags)
+            return out
+        sf, rdiags = read_state(plain)
+        if sf is None or rdiags.has_errors:
+            out.diags.extend(rdiags)
+            return out
+        info = target.last_read
+        out.read_with = {"method": info.method, "key_providers": list(info.key_providers),
+                         "encrypted": info.encrypted}
+        out.serial, out.lineage = sf.serial, sf.lineage
+        try:
+            fresh = target.encrypt(plain)
+        except EncryptionError as exc:
+            out.diags.extend(exc.diags)
+            return out
+        try:
+            atomic_write(path + ".backup", stored)
+            atomic_write(path, fresh)
+        except OSError as exc:
+            out.diags.append(error("Failed to save state", f"{path}: {exc.strerror or exc}"))
+            return out
+        out.written_with = _describe(target.primary)
+        out.status = "re-encrypted"
+        return out
+    finally:
+        if locker is not None:
+            out.diags.extend(release(locker, lock_id))
+
+
+def run_state_reencrypt(meta: Meta, args: list[str]) -> int:
+    fs = (FlagSet().boolean("all-workspaces").boolean("json").boolean("lock", True)
+          .text("lock-timeout", "0s").multi("var").multi("var-file").boolean("help"))
+    rest = meta.parse_flags("state re-encrypt", fs, args)
+    if rest is None:
+        return 1
+    if fs.get("help") or rest:
+        meta.ui.err(HELP)
+        return 1 if rest else 0
+    try:
+        timeout = parse_duration(str(fs.get("lock-timeout")))
+    except FlagError as exc:
+        meta.ui.diagnostics([error("Invalid lock timeout", str(exc))])
+        return 1
+    config, diags = meta.load_config()
+    if config is None or diags.has_errors:
+        meta.ui.diagnostics(diags)
+        return 1
+    _, vdiags = meta.collect_root_inputs(config, _ordered_vars(args))
+    diags.extend(vdiags)
+    enc, more = meta.encryption()
+    diags.extend(more)
+    if enc is None or diags.has_errors:
+        meta.ui.diagnostics(diags)
+        return 1
+    target = enc.state
+    if not hasattr(target, "primary"):
+        diags.append(error("No state encryption configured", (
+            "The configuration has no terraform { encryption { state { ... } } } target (nor "
+            "TF_ENCRYPTION): there is no method to re-encrypt the state with.")))
+        meta.ui.diagnostics(diags)
+        return 1
+    backend = meta.backend()
+    if fs.get("all-workspaces"):
+        names, wdiags = backend.workspaces()
+        diags.extend(wdiags)
+    else:
+        current, wdiags = meta.workspace()
+        diags.extend(wdiags)
+        names = [current or DEFAULT_WORKSPACE]
+    if diags.has_errors:
+        meta.ui.diagnostics(diags)
+        return 1
+    outcomes = [reencrypt_one(target, name, backend.state_path(name), bool(fs.get("lock")),
+                              timeout) for name in names]
+    primary = _describe(target.primary)
+    failed = any(o.status == "failed" for o in outcomes)
+    if fs.get("json"):
+        doc = {"format_version": "1.0", "primary": primary,
+               "all_primary": not failed and all(o.written_with == primary or o.status == "no state"
+                                                 for o in outcomes),
+               "workspaces": [o.to_json() for o in outcomes]}
+        meta.ui.raw(json.dumps(doc, indent=2) + "\n")
+        return 1 if failed else 0
+    meta.ui.diagnostics(diags)
+    for o in outcomes:
+        if o.status == "no state":
+            meta.ui.out(f'Workspace "{o.workspace}": no state to re-encrypt.')
+        elif o.status == "re-encrypted":
+            meta.ui.out(f'Workspace "{o.workspace}": read with {_label(o.read_with)}, written '
+                        f"with {_label(o.written_with)} (serial {o.serial}, lineage "
+                        f"{o.lineage} kept).")
+        else:
+            meta.ui.out(f'Workspace "{o.workspace}": left as it was.')
+            meta.ui.diagnostics(o.diags)
+    return 1 if failed else 0
+
+
+def _ordered_vars(args: list[str]) -> list[tuple[str, str]]:
+    """-var / -var-file in command-line order, as the plan command collects them."""
+    out: list[tuple[str, str]] = []
+    it = iter(args)
+    for a in it:
+        for name in ("var", "var-file"):
+            for prefix in (f"-{name}=", f"--{name}="):
+                if a.startswith(prefix):
+                    out.append((name, a[len(prefix):]))
+            if a in (f"-{name}", f"--{name}"):
+                with contextlib.suppress(StopIteration):
+                    out.append((name, next(it)))
+    return out
+
