@@ -19,6 +19,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
+
 from engine.addrs import (
     AddressSyntaxError,
     ModuleInstance,
@@ -26,12 +28,13 @@ from engine.addrs import (
     parse_abs_resource,
     parse_target,
 )
-from engine.apply.context import ApplyContext
+from engine.apply.context import ApplyContext, Recorder
 from engine.apply.imports import record_imports
 from engine.apply.instance import apply_instance
 from engine.apply.progress import Ticker
 from engine.checks import ChecksState
 from engine.checks.blocks import assert_check_block
+from engine.configs import Config
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics
@@ -158,11 +161,18 @@ def _state_value(ctx: ApplyContext, mi: ModuleInstance, res: Any, key: Any) -> V
 
     addr = instance_addr(mi, res, key)
     obj = ctx.manager.sync.current(addr)
-    entry = ctx.pctx.prior.get(addr)
-    if obj is None or entry is None:
+    if obj is None:
         return None
+    entry = ctx.pctx.prior.get(addr)
+    if entry is not None:
+        provider = parse_abs_provider_config(entry.provider)
+    else:  # created by this apply, in another executor (engine.apply.node)
+        change = ctx.change(addr)
+        if change is None:
+            return None
+        provider = change.provider
     mode = "data" if res.mode == "data" else "managed"
-    b, _ = ctx.pctx.binding(parse_abs_provider_config(entry.provider), mode, res.type)
+    b, _ = ctx.pctx.binding(provider, mode, res.type)
     if b is None:
         return None
     val, _ = ctx.pctx.decode(b, addr, obj)
@@ -209,7 +219,9 @@ def _checks(ctx: ApplyContext, node: Node, chk: Any) -> Diagnostics:
     return out
 
 
-def _set_outputs(ctx: ApplyContext, config: Any, hooks: Hooks) -> None:
+def set_outputs(ctx: ApplyContext, config: Config, hooks: Hooks) -> None:
+    """Set the root outputs in the working state from the values the walk computed (a
+    destroy removes the outputs its plan deletes)."""
     sync = ctx.manager.sync
     root = ModuleInstance()
     if ctx.plan.mode is PlanMode.DESTROY:
@@ -224,6 +236,9 @@ def _set_outputs(ctx: ApplyContext, config: Any, hooks: Hooks) -> None:
             continue
         if not res.value.is_wholly_known():
             continue
+        if res.value.unmark_deep()[0].is_null:
+            sync.remove_output(name)  # as terraform: a null output is no output
+            continue
         sensitive = res.sensitive or bool(res.value.deep_marks())
         sync.set_output(name, OutputValue(res.value, sensitive))
         hooks.output_value(name, res.value, sensitive)
@@ -232,8 +247,8 @@ def _set_outputs(ctx: ApplyContext, config: Any, hooks: Hooks) -> None:
             sync.remove_output(name)
 
 
-def _forget_data_sources(manager: StateManager, state: State) -> Diagnostics:
-    """After a destroy nothing is left in state: data source results go too."""
+def forget_data_sources(manager: Recorder, state: State) -> Diagnostics:
+    """After a whole destroy nothing is left in state: data source results go too."""
     diags = Diagnostics()
     for addr, entry in index_state(state).items():
         if addr.resource.mode.value == "data" and entry.current is not None:
@@ -243,28 +258,41 @@ def _forget_data_sources(manager: StateManager, state: State) -> Diagnostics:
     return diags
 
 
-def apply_plan(
-    config: Any,
+@dataclass
+class ApplyRun:
+    """An apply prepared to walk: the context, the static plan graph it came from and the
+    apply graph (engine.graph.builder_apply) over the plan's changes."""
+
+    ctx: ApplyContext
+    build: Any
+    graph: nx.DiGraph
+    checks: ChecksState
+    state: State
+
+
+def prepare_apply(
+    config: Config,
     plan: Plan,
-    prior_state: StateFile | None,
-    manager: StateManager,
+    state: State,
+    recorder: Recorder,
     registry: ProviderRegistry,
     options: ApplyOptions,
-) -> ApplyResult:
-    """Apply `plan` (see the module docstring)."""
+) -> tuple[ApplyRun | None, Diagnostics]:
+    """Everything an apply walk needs, built from `config`, `plan` and the state the plan was
+    made against (`state`): root inputs (the plan's variables), the module instance tree with
+    apply-time values, the graphs. None with errors. Calls no provider and records nothing."""
     diags = Diagnostics()
-    state = prior_state.state if prior_state is not None else State()
     cwd = options.working_dir or config.module.source_dir or os.getcwd()
     values = dict(plan.variables) if plan.variables else dict(options.variables)
     root, more = root_instance(config, values, cwd)
     diags.extend(more)
     if diags.has_errors:
-        return ApplyResult(state, diags)
+        return None, diags
     checks = ChecksState.from_plan(config, plan.checks)
     destroying = plan.mode is PlanMode.DESTROY  # as terraform: a destroy checks nothing
     diags.extend(root.validate_inputs(None if destroying else checks.variable_reporter("", "")))
     if diags.has_errors:
-        return ApplyResult(state, diags)
+        return None, diags
     tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=False,
                         expander=expand_resource)
     tree.checks = None if destroying else checks
@@ -281,15 +309,41 @@ def apply_plan(
         config, plan_steps(state, targets, plan.mode is PlanMode.DESTROY))
     diags.extend(more)
     if more.has_errors:
-        return ApplyResult(state, diags)
-    diags.extend(manager.begin_apply(state))
-    if diags.has_errors:
-        return ApplyResult(state, diags)
-    ctx = ApplyContext(plan, pctx, manager)
+        return None, diags
+    ctx = ApplyContext(plan, pctx, recorder)
     ctx.changes = {(c.addr, c.deposed_key or ""): c for c in plan.changes}
     deps = resource_dependencies(build.graph)
     ctx.dependencies = {n: sorted(str(d) for d in ds) for n, ds in deps.items()}
     graph = build_apply_graph(build.graph, plan.changes, _state_deps(state))
+    return ApplyRun(ctx, build, graph, checks, state), diags
+
+
+def step(run: ApplyRun, node: Any, only: Op | None = None) -> Diagnostics:
+    """Run one node of `run.graph`: an `Op` applies its change (all of them, or with `only`
+    just that one: the others' results are in the working state already), configuration
+    nodes are evaluated with the values known so far."""
+    if isinstance(node, Op) and only is not None and node != only:
+        return Diagnostics()
+    return _run(run.ctx, run.build, node)
+
+
+def apply_plan(
+    config: Config,
+    plan: Plan,
+    prior_state: StateFile | None,
+    manager: StateManager,
+    registry: ProviderRegistry,
+    options: ApplyOptions,
+) -> ApplyResult:
+    """Apply `plan` (see the module docstring)."""
+    state = prior_state.state if prior_state is not None else State()
+    run, diags = prepare_apply(config, plan, state, manager, registry, options)
+    if run is None:
+        return ApplyResult(state, diags)
+    diags.extend(manager.begin_apply(state))
+    if diags.has_errors:
+        return ApplyResult(state, diags)
+    ctx = run.ctx
     if options.stop is not None:
         stop = options.stop
 
@@ -307,19 +361,30 @@ def apply_plan(
     ctx.ticker = Ticker(options.hooks)
     ctx.ticker.start()
     try:
-        res = walk(graph, lambda n: _run(ctx, build, n), options.parallelism, options.stop)
+        res = walk(run.graph, lambda n: step(run, n), options.parallelism, options.stop)
     finally:
         ctx.ticker.close()
     diags.extend(res.diagnostics)
     if not res.interrupted:
-        _set_outputs(ctx, config, options.hooks)
+        set_outputs(ctx, config, options.hooks)
         if plan.mode is PlanMode.DESTROY and not plan.target_addrs:
-            diags.extend(_forget_data_sources(manager, state))
-    manager.sync.set_check_results(checks.results())
+            diags.extend(forget_data_sources(manager, state))
+    manager.sync.set_check_results(run.checks.results())
     diags.extend(manager.finish())
-    return ApplyResult(manager.sync.snapshot(), diags, tree)
+    return ApplyResult(manager.sync.snapshot(), diags, ctx.tree)
 
 
 from engine.apply.stale import check_plan_fresh  # noqa: E402  (re-exported for callers)
 
-__all__ = ["ApplyOptions", "ApplyResult", "apply_instance", "apply_plan", "check_plan_fresh"]
+__all__ = [
+    "ApplyOptions",
+    "ApplyResult",
+    "ApplyRun",
+    "apply_instance",
+    "apply_plan",
+    "check_plan_fresh",
+    "forget_data_sources",
+    "prepare_apply",
+    "set_outputs",
+    "step",
+]

@@ -11,35 +11,65 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
 from engine.apply.progress import Ticker
+from engine.core.instances import InstanceTree
 from engine.diags import Diagnostics
+from engine.plans.hooks import Hooks
 from engine.plans.model import Plan, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext
 from engine.plans.planner_expand import expand_resource
-from engine.states.manager import StateManager
+from engine.states.journal import RESULT, Record
+from engine.states.state import ResourceInstanceObject
+from engine.states.sync import SyncState
 from engine.values import Value
+
+
+class Recorder(Protocol):
+    """Where an apply step records what it did: the working state (`sync`) and a journal
+    intent before each provider call, a result after it. The `StateManager` of a local apply
+    is one; a single-node run (engine.apply.node) records in memory."""
+
+    @property
+    def sync(self) -> SyncState: ...
+
+    def record_intent(
+        self, addr: AbsResourceInstance, action: str, deposed: str = ""
+    ) -> tuple[int, Diagnostics]: ...
+
+    def record_result(
+        self,
+        addr: AbsResourceInstance,
+        seq: int,
+        obj: ResourceInstanceObject | None,
+        status: str = "ok",
+        *,
+        provider: str = "",
+        deposed: str = "",
+    ) -> Diagnostics: ...
 
 
 @dataclass
 class InstanceResult:
-    """What one apply step did: the new value (None: no object), its diagnostics, and
-    whether the new object is tainted."""
+    """What one apply step did: the new value (None: no object), its diagnostics, whether
+    the new object is tainted, and `records`: the state changes it recorded, in order (journal
+    result records; replaying them over the state before the step gives the state after)."""
 
     addr: AbsResourceInstance
     kind: str
     value: Value | None = None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     tainted: bool = False
+    records: list[Record] = field(default_factory=list)
 
 
 @dataclass
 class ApplyContext:
     plan: Plan
     pctx: PlanContext
-    manager: StateManager
+    manager: Recorder
     dependencies: dict[Any, list[str]] = field(default_factory=dict)
     stop_event: threading.Event = field(default_factory=threading.Event)
     changes: dict[tuple[AbsResourceInstance, str], ResourceInstanceChange] = field(
@@ -51,11 +81,11 @@ class ApplyContext:
     _mu: threading.Lock = field(default_factory=threading.Lock)
 
     @property
-    def tree(self) -> Any:
+    def tree(self) -> InstanceTree:
         return self.pctx.tree
 
     @property
-    def hooks(self) -> Any:
+    def hooks(self) -> Hooks:
         return self.pctx.hooks
 
     def change(self, addr: AbsResourceInstance, deposed: str = "") -> ResourceInstanceChange | None:
@@ -73,6 +103,15 @@ class ApplyContext:
             with self._mu:
                 self._expansions[k] = got
         return got.get(key, {}), diags
+
+    def record(self, result: InstanceResult, addr: AbsResourceInstance, seq: int,
+               obj: ResourceInstanceObject | None, status: str = "ok", *, provider: str = "",
+               deposed: str = "") -> Diagnostics:
+        """Record the outcome of `seq` through the manager and in `result.records`."""
+        result.records.append(Record(RESULT, seq=seq, addr=str(addr), deposed=deposed,
+                                     status=status, provider=provider, object=obj))
+        return self.manager.record_result(addr, seq, obj, status, provider=provider,
+                                          deposed=deposed)
 
     def new_deposed_key(self, addr: AbsResourceInstance) -> str:
         """A fresh 8-hex-digit deposed key for `addr` (as terraform's NewDeposedKey)."""

@@ -99,7 +99,7 @@ def _forget(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Insta
     seq, more = ctx.manager.record_intent(addr, "forget", deposed)
     result.diagnostics.extend(more)
     if not more.has_errors:
-        result.diagnostics.extend(ctx.manager.record_result(addr, seq, None, deposed=deposed))
+        result.diagnostics.extend(ctx.record(result, addr, seq, None, deposed=deposed))
     return result
 
 
@@ -155,9 +155,9 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
         diags.extend(more)
         if more.has_errors:
             return result
-        diags.extend(ctx.manager.record_result(addr, seq, current, provider=str(b.addr),
+        diags.extend(ctx.record(result, addr, seq, current, provider=str(b.addr),
                                                deposed=dk))
-        diags.extend(ctx.manager.record_result(addr, seq, None))
+        diags.extend(ctx.record(result, addr, seq, None))
     config = apply_ignore_changes(config, None if prior.is_null else prior, res.lifecycle)
     planned, _rr, planned_private, more = plan_call(b, addr, prior, config, private,
                                                     res.config)
@@ -194,6 +194,13 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
                     "Provider produced inconsistent result after apply",
                     f"When applying changes to {addr}, provider \"{b.addr}\" produced an "
                     f"unexpected new value: {p}." + BUG))
+        if not failed and not new.is_null and not new.is_wholly_known():
+            diags.append(error(
+                "Provider returned invalid result object after apply",
+                f"After the apply operation, the provider still indicated an unknown value "
+                f"for {addr}. All values must be known after apply, so this is always a bug "
+                "in the provider and should be reported in the provider's own repository."))
+            failed, new = True, empty
         new_marked = _marked(b, new, config) if not new.is_null else new
         tainted = failed and action in (Action.CREATE, Action.DELETE_THEN_CREATE,
                                         Action.CREATE_THEN_DELETE)
@@ -207,13 +214,13 @@ def _apply(ctx: ApplyContext, addr: AbsResourceInstance) -> InstanceResult:
     first_err = next((d for d in diags if d.is_error), None)
     ctx.hooks.post_apply(addr, action, _id_of(new_marked), time.monotonic() - start, first_err)
     if new.is_null:
-        diags.extend(ctx.manager.record_result(addr, seq, None if not failed else current,
+        diags.extend(ctx.record(result, addr, seq, None if not failed else current,
                                                status="error" if failed else "ok"))
         return result
     obj = encode_object(b.schema, new_marked, resp.private,
                         ctx.dependencies.get(static_node(addr), []),
                         res.lifecycle.create_before_destroy, "tainted" if tainted else "")
-    diags.extend(ctx.manager.record_result(addr, seq, obj, status="error" if failed else "ok",
+    diags.extend(ctx.record(result, addr, seq, obj, status="error" if failed else "ok",
                                            provider=str(b.addr)))
     ctx.tree.values.set(mi, "managed", res.type, res.name, key, new_marked)
     result.value, result.tainted = new_marked, tainted
@@ -239,7 +246,7 @@ def _read(ctx: ApplyContext, b: ProviderBinding, res: Any, addr: AbsResourceInst
     ctx.hooks.post_read_data(addr, _id_of(state), time.monotonic() - start)
     seq, more = ctx.manager.record_intent(addr, "read")
     diags.extend(more)
-    diags.extend(ctx.manager.record_result(addr, seq, encode_object(b.schema, state),
+    diags.extend(ctx.record(result, addr, seq, encode_object(b.schema, state),
                                            provider=str(b.addr)))
     ctx.tree.values.set(addr.module, "data", res.type, res.name, addr.key, state)
     result.value = state
@@ -331,10 +338,10 @@ def _destroy(ctx: ApplyContext, addr: AbsResourceInstance, deposed: str) -> Inst
     ctx.hooks.post_apply(addr, Action.DELETE, _id_of(prior), time.monotonic() - start,
                          next((d for d in diags if d.is_error), None), deposed=dk or "")
     if failed:
-        diags.extend(ctx.manager.record_result(addr, seq, obj, status="error",
+        diags.extend(ctx.record(result, addr, seq, obj, status="error",
                                                provider=str(b.addr), deposed=dk))
         return result
-    diags.extend(ctx.manager.record_result(addr, seq, None, deposed=dk))
+    diags.extend(ctx.record(result, addr, seq, None, deposed=dk))
     return result
 
 

@@ -11,5 +11,6 @@ from __future__ import annotations
 
 from engine.backend.base import Backend, StateOptions
 from engine.backend.local import LocalBackend
+from engine.states.manager import Storage
 
-__all__ = ["Backend", "LocalBackend", "StateOptions"]
+__all__ = ["Backend", "LocalBackend", "StateOptions", "Storage"]

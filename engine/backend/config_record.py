@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.backend.config import BackendConfig
+from engine.backend.workspaces import data_dir
 from engine.diags import Diagnostics, error
 from engine.states import gojson
 from engine.states.local import atomic_write
 from engine.states.state import TERRAFORM_VERSION
-from engine.states.workspaces import data_dir
 
 RECORD_FILE = "terraform.tfstate"
 

@@ -20,12 +20,12 @@ from engine.backend.base import DEFAULT_OPTIONS, Backend, StateOptions
 from engine.backend.config import BackendConfig, decode_block, from_record
 from engine.backend.config_record import initialization_required, read_record
 from engine.backend.local import LocalBackend
+from engine.backend.workspaces import data_dir
 from engine.configs.terraform_block import Backend as BackendBlock
 from engine.diags import Diagnostics, error
 from engine.encryption import StateEncryption
 from engine.states.lock import Locker
 from engine.states.manager import StateManager, Storage
-from engine.states.workspaces import data_dir
 
 
 @dataclass

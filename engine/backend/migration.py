@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.backend.base import Backend
+from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.diags import Diagnostics
 from engine.states.local import LocalState, atomic_write
 from engine.states.lock import acquire, new_lock_info, release
 from engine.states.state import StateFile
 from engine.states.statefile import states_equal, write_state
-from engine.states.workspaces import DEFAULT_WORKSPACE
 
 Ask = Callable[[str, str], "str | None"]
 

@@ -28,10 +28,8 @@ import networkx as nx
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.diags import error
-from engine.graph.builder import build_graph, plan_steps
-from engine.graph.builder_apply import resource_dependencies
-from engine.graph.builder_nodes import Node
-from engine.states.state import State
+from engine.operations.graph_op import GraphNode as Node
+from engine.operations.graph_op import resource_graph
 
 
 def _order(n: Node) -> tuple[object, ...]:
@@ -89,9 +87,9 @@ def run_graph(meta: Meta, args: list[str]) -> int:
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
         return 1
-    build, more = build_graph(config, plan_steps(State(), []))
+    deps, more = resource_graph(config)
     if more.has_errors:
         ui.diagnostics(more)
         return 1
-    ui.raw(render_dot(resource_dependencies(build.graph)))
+    ui.raw(render_dot(deps))
     return 0

@@ -52,12 +52,10 @@ def run_output(meta: Meta, args: list[str]) -> int:
             [error("Output name required", "You must give the name of a single output value when using the -raw option.")]
         )
         return 1
-    state = meta.local_state()
-    if fs.get("state"):
-        from engine.states import LocalState
-
-        state = LocalState(fs.get("state"))
-    sf, diags = state.read()
+    state, diags = meta.state_storage(str(fs.get("state") or ""))
+    sf = None
+    if state is not None:
+        sf, diags = state.read()
     if diags.has_errors:
         ui.diagnostics(diags)
         return 1

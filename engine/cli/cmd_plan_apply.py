@@ -1,68 +1,18 @@
-"""`plan`, `apply`, `destroy` and `refresh`.
+"""`plan`, `apply`, `destroy` and `refresh`: flags → `OpArgs` → the operation.
 
 Exit codes as Terraform: 0 success, 1 error; `plan -detailed-exitcode` gives 2 when there
-are changes. Configurations and states with resources, saved plans, and the options that
-only make sense with resources (`-out`, `-destroy`, `-refresh-only`, `-target`, `-replace`,
-`-json`) go through the planner and the applier (engine.cli.run_plan / run_apply); a
-configuration of outputs only, with a state of outputs only, keeps the output-only flow of
-engine.cli.operation. `destroy` is `apply -destroy`; `refresh` is `apply -refresh-only
--auto-approve`.
+are changes. Every configuration, with resources or without, goes through the one planner
+and applier (engine.operations, via engine.cli.run_plan / run_apply). `destroy` is `apply
+-destroy`; `refresh` is `apply -refresh-only -auto-approve`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
-from engine.cli.operation import final_outputs, prepare, render_apply_summary, render_plan
-from engine.cli.operation import new_state as state_after
 from engine.cli.run_plan import OpArgs
-from engine.cli.session import StateOptions
 from engine.diags import error
 from engine.plans.model import PlanMode
-from engine.states import LocalState
-
-_RESOURCE_FLAGS = ("out", "destroy", "refresh-only", "target", "replace", "json")
-
-
-def with_state_lock(
-    meta: Meta, fs: FlagSet, operation: str, body: Callable[[LocalState], int]
-) -> int:
-    """Run `body` with the local state locked (unless `-lock=false`), as Terraform does;
-    the lock is released on every exit path."""
-    try:
-        timeout = parse_duration(str(fs.get("lock-timeout")))
-    except FlagError as exc:
-        meta.ui.diagnostics([error("Invalid lock timeout", str(exc))])
-        return 1
-    from engine.backend import StateOptions
-
-    name, _ = meta.workspace()
-    found, odiags = meta.backend().state_manager(
-        name or "default", StateOptions(lock=bool(fs.get("lock"))))
-    if found is None:
-        meta.ui.diagnostics(odiags)
-        return 1
-    mgr = found
-    storage: LocalState = mgr.storage  # type: ignore[assignment]
-    with mgr.locked(operation, timeout) as diags:
-        if mgr.locker is not None and not diags.has_errors:
-            from engine.cli.session import check_state_under_lock
-
-            diags.extend(check_state_under_lock(storage))
-        if diags.has_errors:
-            meta.ui.diagnostics(diags)
-            return 1
-        code = body(storage)
-    meta.ui.diagnostics(diags)
-    return 1 if diags.has_errors else code
-
-APPROVAL_PROMPT = (
-    "\n[reset][bold]Do you want to perform these actions?[reset]\n"
-    "  Terraform will perform the actions described above.\n"
-    "  Only 'yes' will be accepted to approve.\n"
-)
 
 
 def _operation_flags() -> FlagSet:
@@ -119,27 +69,12 @@ def _op_args(meta: Meta, fs: FlagSet, command: str) -> OpArgs | None:
         targets=list(fs.get("target")), replace=list(fs.get("replace")),
         ordered_vars=[(n, v) for n, v in fs.ordered if n in ("var", "var-file")],
         parallelism=int(fs.get("parallelism")),
-        state=StateOptions(bool(fs.get("lock")), timeout), input=bool(fs.get("input")),
+        lock=bool(fs.get("lock")), lock_timeout=timeout, input=bool(fs.get("input")),
         json=bool(fs.get("json")), out=str(fs.get("out")) if "out" in fs.flags else "",
         detailed_exitcode=bool(fs.get("detailed-exitcode")) if "detailed-exitcode" in fs.flags
         else False,
         auto_approve=bool(fs.get("auto-approve")) if "auto-approve" in fs.flags else False,
     )
-
-
-def _has_resources(meta: Meta) -> bool:
-    """Whether the configuration or the state holds resources (the planner's business)."""
-    from engine.cli.operation import _resources_anywhere
-
-    config, diags = meta.load_config()
-    if config is not None and not diags.has_errors and _resources_anywhere(config):
-        return True
-    sf, _ = meta.local_state().read()
-    return sf is not None and bool(sf.state.resources)
-
-
-def _resource_flow(meta: Meta, fs: FlagSet) -> bool:
-    return any(fs.was_set(f) for f in _RESOURCE_FLAGS if f in fs.flags) or _has_resources(meta)
 
 
 def run_plan(meta: Meta, args: list[str]) -> int:
@@ -152,23 +87,9 @@ def run_plan(meta: Meta, args: list[str]) -> int:
     op = _op_args(meta, fs, "plan")
     if op is None:
         return 1
-    if _resource_flow(meta, fs):
-        from engine.cli.run_plan import run_plan_command
+    from engine.cli.run_plan import run_plan_command
 
-        return run_plan_command(meta, op)
-
-    def body(storage: LocalState) -> int:
-        prep = prepare(meta, op.ordered_vars, "plan", prompt=op.input, state=storage)
-        if prep is None:
-            return 1
-        render_plan(meta, prep, closing_note=True)
-        if prep.diags.has_errors:
-            return 1
-        if op.detailed_exitcode and prep.changed:
-            return 2
-        return 0
-
-    return with_state_lock(meta, fs, "OperationTypePlan", body)
+    return run_plan_command(meta, op)
 
 
 def _apply_like(meta: Meta, args: list[str], command: str) -> int:
@@ -186,16 +107,9 @@ def _apply_like(meta: Meta, args: list[str], command: str) -> int:
     op = _op_args(meta, fs, command)
     if op is None:
         return 1
-    planfile = rest[0] if rest else None
-    if planfile is not None or _resource_flow(meta, fs):
-        from engine.cli.run_apply import run_apply_command
+    from engine.cli.run_apply import run_apply_command
 
-        return run_apply_command(meta, op, planfile)
-
-    def body(storage: LocalState) -> int:
-        return _apply(meta, fs, storage)
-
-    return with_state_lock(meta, fs, "OperationTypeApply", body)
+    return run_apply_command(meta, op, rest[0] if rest else None)
 
 
 def run_apply(meta: Meta, args: list[str]) -> int:
@@ -208,34 +122,3 @@ def run_destroy(meta: Meta, args: list[str]) -> int:
 
 def run_refresh(meta: Meta, args: list[str]) -> int:
     return _apply_like(meta, args, "refresh")
-
-
-def _apply(meta: Meta, fs: FlagSet, storage: LocalState) -> int:
-    prep = prepare(meta, [(n, v) for n, v in fs.ordered if n in ("var", "var-file")], "apply", prompt=bool(fs.get("input")), state=storage)
-    if prep is None:
-        return 1
-    render_plan(meta, prep, closing_note=False)
-    if prep.diags.has_errors:
-        return 1
-    if prep.changed and not fs.get("auto-approve"):
-        meta.ui.out(APPROVAL_PROMPT)
-        answer = meta.ui.ask(
-            "  " + ("[bold]Enter a value:[reset] " if meta.ui.color else "Enter a value: ")
-        )
-        if answer is None:
-            meta.ui.diagnostics([error("error asking for approval: EOF")])
-            meta.ui.err("")
-            return 1
-        if answer.strip() != "yes":
-            meta.ui.out("\nApply cancelled.")
-            return 1
-    results, diags = final_outputs(prep)
-    if diags.has_errors:
-        meta.ui.diagnostics(diags)
-        return 1
-    sf, diags = prep.state.write(state_after(prep, results))
-    meta.ui.diagnostics(diags)
-    if diags.has_errors or sf is None:
-        return 1
-    render_apply_summary(meta, sf.state.outputs)
-    return 0

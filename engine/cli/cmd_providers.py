@@ -85,7 +85,10 @@ def run_providers(meta: Meta, args: list[str]) -> int:
     lines = ["", "Providers required by configuration:", "."]
     _tree(config, "", lines)
     lines.append("")
-    sf, sdiags = meta.local_state().read()
+    storage, sdiags = meta.state_storage()
+    sf = None
+    if storage is not None:
+        sf, sdiags = storage.read()
     if sdiags.has_errors:
         ui.diagnostics(sdiags)
         return 1

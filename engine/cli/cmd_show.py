@@ -12,19 +12,19 @@ state or plan uses.
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cli.state_view import Schemas, load_schemas, render_state, state_providers
 from engine.diags import Diagnostics, error
+from engine.operations.planfiles import snapshot_configuration
 from engine.plans.planfile import PlanFile, read_planfile
 from engine.plans.render_json import plan_to_json
 from engine.plans.render_json_state import state_to_json
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
-from engine.states import LocalState, StateFile, gojson
+from engine.states import StateFile, gojson
 
 
 def state_json(sf: StateFile | None, schemas: Schemas | None = None) -> dict[str, Any]:
@@ -39,24 +39,6 @@ def _plan_providers(pf: PlanFile) -> list[Any]:
     return list(dict.fromkeys(out))
 
 
-def snapshot_config(pf: PlanFile) -> tuple[Any, Diagnostics]:
-    """The configuration a saved plan was made from, loaded from its snapshot."""
-    from engine.configs import load_config
-
-    with tempfile.TemporaryDirectory(prefix="groundplan-show-") as tmp:
-        for mod in pf.config.modules.values():
-            directory = os.path.normpath(os.path.join(tmp, mod.dir or "."))
-            if not directory.startswith(tmp):
-                continue  # a snapshot never points outside its own tree
-            os.makedirs(directory, exist_ok=True)
-            for name, data in mod.files.items():
-                with open(os.path.join(directory, os.path.basename(name)), "wb") as fh:
-                    fh.write(data)
-        manifest = {key: (mod.dir or ".", mod.source_addr)
-                    for key, mod in pf.config.modules.items() if key}
-        return load_config(tmp, manifest)
-
-
 def _show_plan(meta: Meta, pf: PlanFile, as_json: bool, registry: ProviderRegistry) -> int:
     ui = meta.ui
     schemas, diags = load_schemas(registry, _plan_providers(pf))
@@ -64,7 +46,7 @@ def _show_plan(meta: Meta, pf: PlanFile, as_json: bool, registry: ProviderRegist
         ui.diagnostics(diags)
         return 1
     if as_json:
-        config, cdiags = snapshot_config(pf)
+        config, cdiags = snapshot_configuration(pf)
         doc = plan_to_json(pf.plan, pf.prior_state, None if cdiags.has_errors else config,
                            schemas)
         ui.raw(gojson.dumps(doc, indent=None) + "\n")
@@ -106,7 +88,7 @@ def _go_err(path: str, diags: Diagnostics) -> str:
     return f"Error reading {path} as a statefile: {body}"
 
 
-def _read_path(path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
+def _read_path(meta: Meta, path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
     """The plan or the state in `path`; neither: terraform's combined error, which names
     both reasons (an empty file is "no state")."""
     pf, pdiags = read_planfile(path)
@@ -114,7 +96,10 @@ def _read_path(path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostic
         return pf, None, Diagnostics()
     exists = os.path.isfile(path)
     try:
-        sf, sdiags = LocalState(path).read()
+        storage, sdiags = meta.state_storage(path)
+        sf = None
+        if storage is not None:
+            sf, sdiags = storage.read()
     except (UnicodeDecodeError, ValueError) as exc:
         sf, sdiags = None, Diagnostics([error(
             "Unsupported state file format", f"Error reading {path} as a statefile: {exc}")])
@@ -150,14 +135,17 @@ def run_show(meta: Meta, args: list[str]) -> int:
     registry: ProviderRegistry = PluginRegistry(meta.cwd)
     try:
         if rest:
-            pf, sf, diags = _read_path(rest[0])
+            pf, sf, diags = _read_path(meta, rest[0])
             if diags.has_errors:
                 ui.diagnostics(diags)
                 return 1
             if pf is not None:
                 return _show_plan(meta, pf, as_json, registry)
             return _show_state(meta, sf, as_json, registry)
-        sf, diags = meta.local_state().read()
+        storage, diags = meta.state_storage()
+        sf = None
+        if storage is not None:
+            sf, diags = storage.read()
         if diags.has_errors:
             ui.diagnostics(diags)
             return 1

@@ -14,11 +14,10 @@ import copy
 
 from engine.addrs import AddressSyntaxError, ResourceMode, parse_abs_resource_instance
 from engine.addrs.keys import key_str
+from engine.backend import StateOptions, Storage
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, error, warning
-from engine.states.lock import FilesystemLocker
-from engine.states.manager import StateManager
 from engine.states.state import ResourceInstanceObject, State
 
 NO_INSTANCE_DETAIL = (
@@ -75,13 +74,15 @@ def _run(meta: Meta, args: list[str], taint: bool) -> int:
     if addr.resource.mode is ResourceMode.DATA:
         ui.err(f"Resource instance {addr} cannot be {command}ed")
         return 1
-    storage = meta.local_state()
-    locker = FilesystemLocker(storage.path) if fs.get("lock") else None
-    mgr = StateManager(storage, locker)
+    workspace, _ = meta.workspace()
+    mgr, diags = meta.backend().state_manager(workspace, StateOptions(bool(fs.get("lock"))))
+    if mgr is None:
+        ui.legacy_diagnostics(diags)
+        return 1
     allow_missing = bool(fs.get("allow-missing"))
     with mgr.locked("OperationTypeInvalid", timeout) as diags:
         if not diags.has_errors:
-            diags.extend(_change(mgr, str(addr), taint, allow_missing))
+            diags.extend(_change(mgr.storage, str(addr), taint, allow_missing))
     ui.legacy_diagnostics(diags)
     if diags.has_errors:
         return 1
@@ -91,9 +92,9 @@ def _run(meta: Meta, args: list[str], taint: bool) -> int:
     return 0
 
 
-def _change(mgr: StateManager, addr: str, taint: bool, allow_missing: bool) -> Diagnostics:
+def _change(storage: Storage, addr: str, taint: bool, allow_missing: bool) -> Diagnostics:
     diags = Diagnostics()
-    sf, more = mgr.read()
+    sf, more = storage.read()
     diags.extend(more)
     if diags.has_errors:
         return diags
@@ -113,6 +114,6 @@ def _change(mgr: StateManager, addr: str, taint: bool, allow_missing: bool) -> D
             f"Resource instance {addr} is not currently tainted, and so it cannot be untainted."))
         return diags
     obj.status = "tainted" if taint else ""
-    _, more = mgr.storage.write(state)
+    _, more = storage.write(state)
     diags.extend(more)
     return diags

@@ -8,9 +8,9 @@ is valid." or the diagnostics. Exit 0 when valid, 1 otherwise.
 from __future__ import annotations
 
 from engine.cli.args import FlagSet
-from engine.cli.checking import check_config
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, to_json
+from engine.operations.validate import check_config
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import gojson

@@ -1,6 +1,6 @@
 """`workspace new|select|list|show|delete`: terraform's workspace commands on the configured backend.
 
-The layout and the selection rules are engine.states.workspaces'. Texts, streams and exit
+The layout and the selection rules are engine.backend.workspaces'. Texts, streams and exit
 codes are terraform 1.11's (internal/command/workspace_*.go):
 
 - `new NAME [-state=FILE] [-lock=false] [-lock-timeout=D]` creates the workspace's
@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.backend import LocalBackend
+from engine.backend import workspaces as ws
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
 from engine.diags import Diagnostic, error
-from engine.states import workspaces as ws
 from engine.states.lock import acquire, new_lock_info, release
 from engine.states.statefile import read_state
 

@@ -1,45 +1,31 @@
 """What every command shares: the UI, the working directory, configuration and variables.
 
 `Meta` is built once per invocation by `main`; commands call `load_config`,
-`collect_variables` and `local_state`, and print diagnostics through `meta.ui`. Nothing
-here raises for bad input: results come with diagnostics.
+`collect_variables`, `backend` and `state_storage`, and print diagnostics through `meta.ui`.
+Nothing here raises for bad input: results come with diagnostics.
 
 Building a `Meta` selects the workspace (`.terraform/environment`, `TF_WORKSPACE`; see
-engine.states.workspaces) for the invocation: `local_state` is that workspace's state and
+engine.backend.workspaces) for the invocation: `state_storage` is that workspace's state and
 `terraform.workspace` evaluates to its name.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.backend import Backend, LocalBackend
+from engine.backend import Backend, LocalBackend, Storage, workspaces
+from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
-from engine.diags import Diagnostic, Diagnostics, error
-from engine.states import LocalState, workspaces
-from engine.states.workspaces import DEFAULT_WORKSPACE
+from engine.diags import Diagnostics, error
 from engine.values import Value
 
 if TYPE_CHECKING:
+    from engine.configs import Config
     from engine.configs.variable_values import RootInputs
 
 STATE_FILE = "terraform.tfstate"
-
-
-def go_error_text(diags: Iterable[Diagnostic]) -> str:
-    """Diagnostics as Terraform's `diags.Err().Error()` text: "Summary: Detail" for one,
-    "N problems:" and a "- Summary: Detail" line each for several (warnings included)."""
-    items = list(diags)
-
-    def one(d: Diagnostic) -> str:
-        return f"{d.summary}: {d.detail}" if d.detail else d.summary
-
-    if len(items) == 1:
-        return one(items[0])
-    return f"{len(items)} problems:\n" + "".join(f"\n- {one(d)}" for d in items)
 
 
 class Meta:
@@ -83,66 +69,40 @@ class Meta:
             self.ui.color = False
         return rest
 
-    def load_config(self, directory: str = ".") -> tuple[Any, Diagnostics]:
+    def load_config(self, directory: str = ".") -> tuple[Config | None, Diagnostics]:
         """The configuration rooted at `directory` (None when it could not be loaded)."""
-        from engine.configs import load_config
-        from engine.initwd import check_manifest
+        from engine.operations.prepare import load_configuration
 
-        diags = check_manifest(self.cwd)
-        if diags.has_errors:
-            return None, diags
-        config, diags = load_config(directory)
-        if diags.has_errors:
-            return config, diags
-        # As Terraform (Meta.providerFactories), every command that loads the configuration
-        # refuses a dependency lock file it cannot read.
-        from engine.depsfile import LOCK_FILE, load_locks
-
-        _, ldiags = load_locks(os.path.join(self.cwd, LOCK_FILE))
-        if ldiags.has_errors:
-            diags.append(error(f"failed to read dependency lock file: {go_error_text(ldiags)}"))
-            return None, diags
-        return config, diags
+        return load_configuration(self.cwd, directory)
 
     def collect_variables(
-        self, config: Any, ordered: list[tuple[str, str]], prompt: bool = False
+        self, config: Config, ordered: list[tuple[str, str]], prompt: bool = False
     ) -> tuple[dict[str, Value], Diagnostics]:
         """The final root input values of `collect_root_inputs` (same arguments)."""
         inputs, diags = self.collect_root_inputs(config, ordered, prompt)
         return inputs.values, diags
 
     def collect_root_inputs(
-        self, config: Any, ordered: list[tuple[str, str]], prompt: bool = False
+        self, config: Config, ordered: list[tuple[str, str]], prompt: bool = False
     ) -> tuple[RootInputs, Diagnostics]:
         """Root input values (final and as given) from -var/-var-file (in order), files and
-        TF_VAR_ variables.
+        TF_VAR_ variables; with `prompt` (terraform's `-input=true`) a required variable
+        without a value is asked for (`ask_variable`)."""
+        from engine.operations.prepare import root_inputs
 
-        With `prompt` (Terraform's default `-input=true`), a required variable that has no
-        value is asked for ("var.name ... Enter a value:"), in name order, and the answer is
-        taken as if given with -var; at end of input the missing values stay errors."""
-        from engine.configs.variable_values import collect_root_inputs
+        return root_inputs(config, ordered, self.environ, self.cwd,
+                           self.ask_variable if prompt else None)
 
-        module = config.module
-        inputs, diags = collect_root_inputs(module, ordered, self.environ, self.cwd)
-        missing = [
-            name
-            for name, var in sorted(module.variables.items())
-            if var.default is None and name not in inputs.values
-        ]
-        if not prompt or not missing:
-            return inputs, diags
-        answers: list[tuple[str, str]] = []
-        for name in missing:
-            var = module.variables[name]
-            text = f"var.{name}\n"
-            if getattr(var, "description", ""):
-                text += f"  {var.description}\n\n"
-            answer = self.ui.ask(text + "  Enter a value: ")
-            if answer is None:
-                return inputs, diags
+    def ask_variable(self, name: str, description: str) -> str | None:
+        """Terraform's prompt for a required variable ("var.name", its description, "Enter a
+        value:"); None at end of input."""
+        text = f"var.{name}\n"
+        if description:
+            text += f"  {description}\n\n"
+        answer = self.ui.ask(text + "  Enter a value: ")
+        if answer is not None:
             self.ui.out("")
-            answers.append(("var", f"{name}={answer}"))
-        return collect_root_inputs(module, [*ordered, *answers], self.environ, self.cwd)
+        return answer
 
     def workspace(self) -> tuple[str, Diagnostics]:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
@@ -163,21 +123,11 @@ class Meta:
             self._backend = resolve(module.backend, self.cwd, self.environ)
         return self._backend
 
-    def local_state(self) -> LocalState:
-        """The selected workspace's state storage in the configured backend (a `LocalState`
-        for the local backend); opening a workspace other than `default` creates it, as
-        terraform's backends do. When the backend cannot be used, a storage whose reads and
-        writes return the diagnostics saying why."""
+    def state_storage(self, state_path: str = "") -> tuple[Storage | None, Diagnostics]:
+        """The selected workspace's state in the configured backend (or the local state file
+        `state_path`, `-state=FILE`); opening a workspace other than `default` creates it,
+        as terraform's backends do."""
+        if state_path:
+            return LocalBackend(self.cwd, path=state_path).storage("")
         name, _ = self.workspace()
-        backend = self.backend()
-        if isinstance(backend, LocalBackend):
-            layout = workspaces.LocalWorkspaces(self.cwd)
-            layout.ensure(name or DEFAULT_WORKSPACE)
-            return LocalState(backend.state_path(name or DEFAULT_WORKSPACE),
-                              encryption=backend.encryption)
-        storage, diags = backend.storage(name or DEFAULT_WORKSPACE)
-        if storage is None:
-            from engine.backend.config_resolve import FailedStorage
-
-            return FailedStorage(diags)  # type: ignore[return-value]
-        return storage  # type: ignore[return-value]
+        return self.backend().storage(name or DEFAULT_WORKSPACE)

@@ -10,14 +10,56 @@ multi-line strings as `<<-EOT` heredocs; strings holding a JSON object or array 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from engine.cli.diffrender import attribute_name, format_primitive, quote_string
 from engine.states import OutputValue
 from engine.states.codec import encode_value
 from engine.states.gojson import RawNumber, loads
 from engine.values import Value
 from engine.values.types import MapType, ObjectType
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def quote_string(s: str) -> str:
+    """A string as terraform's renderer quotes it (JSON escapes, U+2028/9 escaped)."""
+    out = ['"']
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch in "\u2028\u2029\ue000\ue001\ue002\ue003" or ord(ch) < 0x20:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def format_primitive(v: Any) -> str:
+    """A JSON primitive (exact numbers as `RawNumber`) as terraform's renderer shows it."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, (RawNumber, int, float)):
+        return str(v)
+    return quote_string(str(v))
+
+
+def attribute_name(key: str) -> str:
+    """An object attribute name: bare when it is an identifier, else quoted."""
+    return key if _IDENT.match(key) else quote_string(key)
 
 
 def json_container(s: str) -> Any | None:

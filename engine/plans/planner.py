@@ -41,6 +41,7 @@ from engine.addrs import (
 )
 from engine.checks import ChecksState, in_module
 from engine.checks.blocks import assert_check_block
+from engine.configs import Config
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning
@@ -171,7 +172,7 @@ def _check_block(ctx: PlanContext, node: Node, chk: Any) -> Diagnostics:
     return out
 
 
-def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode,
+def output_changes(tree: InstanceTree, config: Config, prior: State, mode: PlanMode,
                    targeted: bool = False) -> list[OutputChange]:
     """Root output changes against the prior state's outputs. A targeted destroy plan
     changes no output (terraform's destroy graph gives root outputs no resource
@@ -197,9 +198,12 @@ def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode
             continue
         after = res.value
         sensitive = res.sensitive or bool(after.deep_marks())
-        if before_ov is None:
+        if after.is_known and after.unmark_deep()[0].is_null:
+            # as terraform: a null output is no output (deleted when there was one)
+            action = Action.NOOP if before_ov is None else Action.DELETE
+        elif before_ov is None:
             action = Action.CREATE
-        elif after.is_wholly_known() and after.unmark_deep()[0] == before.unmark_deep()[0]:
+        elif after.is_wholly_known() and _same_json(after, before):
             action = Action.NOOP
         else:
             action = Action.UPDATE
@@ -208,8 +212,21 @@ def output_changes(tree: InstanceTree, config: Any, prior: State, mode: PlanMode
     return out
 
 
+def _same_json(a: Value, b: Value) -> bool:
+    """Whether two known output values are the same as terraform compares outputs: by their
+    JSON (an object and a map of the same elements are equal), marks aside."""
+    from engine.states.codec import encode_value
+
+    pa, pb = a.unmark_deep()[0], b.unmark_deep()[0]
+    if pa == pb:
+        return True
+    if not pb.is_wholly_known():
+        return False
+    return bool(encode_value(pa) == encode_value(pb))
+
+
 def make_plan(
-    config: Any,
+    config: Config,
     prior_state: StateFile | None,
     registry: ProviderRegistry,
     options: PlanOptions,

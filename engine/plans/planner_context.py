@@ -23,6 +23,7 @@ from engine.addrs import (
 )
 from engine.addrs import Provider as ProviderAddr
 from engine.checks import ChecksState
+from engine.configs import Config
 from engine.configs.providers import ProviderAddr as ConfigProviderAddr
 from engine.core.body import decode_body
 from engine.core.diag_paths import in_config_body
@@ -62,7 +63,7 @@ class ProviderBinding:
 class PlanContext:
     """See the module docstring."""
 
-    config: Any
+    config: Config
     mode: PlanMode
     refresh: bool
     tree: InstanceTree

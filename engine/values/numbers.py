@@ -413,6 +413,32 @@ def _fmt_f(digits: str, exp: int) -> str:
     return intpart + "." + frac
 
 
+def _binary(x: int | Fraction, bits: int) -> int | Fraction:
+    """Positive `x` as a binary floating-point value of at most `bits` significant bits
+    (nearest, ties to even), as a big.Float of that precision holds it; exact values that
+    already fit are returned unchanged."""
+    if isinstance(x, int) or x.denominator == 1:
+        n = int(x)
+        if n.bit_length() <= bits:
+            return x
+        shift = n.bit_length() - bits
+        return round(Fraction(n, 1 << shift)) << shift
+    den = x.denominator
+    if den & (den - 1) == 0 and x.numerator.bit_length() <= bits:
+        return x
+    e = x.numerator.bit_length() - den.bit_length() - bits
+    while True:
+        scaled = x / Fraction(2) ** e
+        m = round(scaled)
+        if m.bit_length() > bits:
+            e += 1
+        elif m.bit_length() < bits and m != 0 and Fraction(m) != scaled:
+            e -= 1
+        else:
+            break
+    return Fraction(m) * Fraction(2) ** e
+
+
 def format_number(x: Num) -> str:
     """The number as Terraform prints it: big.Float.Text('f', -1) at 512 bits."""
     if type(x) is int and -_LIMIT < x < _LIMIT:
@@ -424,7 +450,7 @@ def format_number(x: Num) -> str:
     if x == 0:
         return "0"
     negative = x < 0
-    ax = -x if negative else x
+    ax = _binary(-x if negative else x, PREC)
     digits, exp = _shortest(ax, PREC)
     out = _fmt_f(digits, exp)
     return "-" + out if negative else out

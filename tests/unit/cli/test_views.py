@@ -13,10 +13,10 @@ from engine.cli.cmd_graph import render_dot
 from engine.cli.cmd_providers import normalise_constraint
 from engine.cli.hooks_ui import UiHooks, go_duration, truncate_id
 from engine.cli.json_view import JsonHooks, JsonView, change_message, resource_addr
-from engine.cli.session import CountHooks, FanOutHooks
 from engine.cli.ui import Ui
 from engine.diags import error
 from engine.graph.builder_nodes import RESOURCE, Node
+from engine.operations.hooks import CountHooks, FanOutHooks
 from engine.plans.model import Action, ActionReason, ResourceInstanceChange
 from engine.values import NULL_DYNAMIC
 
@@ -140,7 +140,7 @@ def test_count_hooks_through_fan_out() -> None:
     fan.post_apply(A, Action.UPDATE, "1", 0, None)
     fan.post_apply(A, Action.DELETE, None, 0, None)
     fan.post_apply(A, Action.CREATE, None, 0, error("failed"))
-    assert (count.added, count.changed, count.removed) == (2, 1, 1)
+    assert (count.counts.added, count.counts.changed, count.counts.removed) == (2, 1, 1)
 
 
 def test_render_dot_reduces_transitive_edges_and_clusters_modules() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine.addrs import Provider
-from engine.cli.meta import go_error_text
 from engine.depsfile import Locks, ProviderLock, load_locks, save_locks
 from engine.depsfile import locks as locks_mod
+from engine.operations.prepare import go_error_text
 
 NULL = "registry.terraform.io/hashicorp/null"
 

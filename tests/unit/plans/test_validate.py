@@ -1,13 +1,13 @@
-"""`validate` against provider schemas (engine.plans.validate via engine.cli.checking), with
+"""`validate` against provider schemas (engine.plans.validate via engine.operations.validate), with
 the built-in `terraform` provider; expected texts and places are terraform 1.11.4's."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.cli.checking import check_config
 from engine.configs.loader import load_config
 from engine.diags import Diagnostics
+from engine.operations.validate import check_config
 from engine.plugin.registry import ProviderRegistry
 
 

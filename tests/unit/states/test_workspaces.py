@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.backend import workspaces as ws
 from engine.cli import main as cli_main
 from engine.cli.meta import Meta
 from engine.cli.ui import Ui
 from engine.core.scope import selected_workspace
 from engine.diags import Diagnostics
-from engine.states import workspaces as ws
 from engine.states.state import Resource, ResourceInstance, ResourceInstanceObject, State
 
 
@@ -146,7 +146,8 @@ def test_cli_new_list_select_and_state_path(tmp_path: Path,
     assert _run(["workspace", "list"]) == (0, "  default\n* dev\n\n", "")
     assert _run(["workspace", "show"]) == (0, "dev\n", "")
     meta = Meta(Ui(io.StringIO(), io.StringIO(), color=False))
-    assert meta.local_state().path == str(
+    storage, _ = meta.state_storage()
+    assert storage is not None and storage.path == str(
         tmp_path / "terraform.tfstate.d" / "dev" / "terraform.tfstate")
     assert selected_workspace() == "dev"
     code, out, err = _run(["workspace", "new", "dev"])

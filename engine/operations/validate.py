@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.configs import Config
 from engine.core import evaluate_root
 from engine.diags import Diagnostic, Diagnostics
 from engine.plugin.registry import ProviderRegistry
@@ -31,7 +32,7 @@ def _overlaps(a: Diagnostic, b: Diagnostic) -> bool:
     return ra.start_offset < rb.end_offset and rb.start_offset < ra.end_offset
 
 
-def check_config(config: Any, cwd: str, registry: ProviderRegistry | None = None) -> Diagnostics:
+def check_config(config: Config, cwd: str, registry: ProviderRegistry | None = None) -> Diagnostics:
     """Reference problems, then evaluation problems that are not repeats of them (or, for a
     configuration with resources and a `registry`, the resources' schema problems)."""
     from engine.configs.refcheck import check_references
@@ -58,7 +59,7 @@ def check_config(config: Any, cwd: str, registry: ProviderRegistry | None = None
     return diags
 
 
-def _declares_resources(config: Any) -> bool:
+def _declares_resources(config: Config) -> bool:
     return any(node.module.all_resources() for node in config.walk())
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.addrs import AddressSyntaxError, parse_abs_provider_config
 from engine.addrs import Provider as ProviderAddr
+from engine.configs import Config
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.depsfile.locks import Locks
 from engine.diags import Diagnostic, Diagnostics, error
@@ -55,7 +56,7 @@ def _parse(text: str) -> list[Selection]:
         return []
 
 
-def requirements(config: Any) -> dict[ProviderAddr, list[Selection]]:
+def requirements(config: Config) -> dict[ProviderAddr, list[Selection]]:
     """Every non-built-in provider the module tree requires, with its version constraints."""
     reqs: dict[ProviderAddr, list[Selection]] = {}
 
@@ -76,7 +77,7 @@ def requirements(config: Any) -> dict[ProviderAddr, list[Selection]]:
     return reqs
 
 
-def selection_errors(config: Any, locks: Locks) -> list[str]:
+def selection_errors(config: Config, locks: Locks) -> list[str]:
     """terraform's VerifyDependencySelections: one line per inconsistency, sorted."""
     errs: list[str] = []
     for addr, sels in requirements(config).items():
@@ -156,7 +157,7 @@ def load_workdir_locks(workdir: str) -> tuple[Locks, Diagnostics]:
     return load_locks(os.path.join(workdir, LOCK_FILE))
 
 
-def check_before_plan(workdir: str, config: Any, automation: bool) -> Diagnostics:
+def check_before_plan(workdir: str, config: Config, automation: bool) -> Diagnostics:
     """The plugin and selection checks, in terraform's order; the first failing one only."""
     locks, diags = load_workdir_locks(workdir)
     if diags.has_errors:

@@ -1,4 +1,5 @@
-"""Workspaces of the local backend, laid out on disk exactly as terraform's.
+"""Workspaces of the local backend, laid out on disk exactly as terraform's, and which one
+the working directory selects.
 
 - The `default` workspace keeps its state at `<root>/terraform.tfstate`; every other
   workspace NAME at `<root>/terraform.tfstate.d/NAME/terraform.tfstate`.

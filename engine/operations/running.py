@@ -1,0 +1,44 @@
+"""What every operation does around its walks: a provider registry it may own, and stop
+requests routed from signals while walking."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from engine.graph.signals import install_signal_handlers
+from engine.operations.requests import OperationRequest
+from engine.plugin.registry import ProviderRegistry
+
+
+@contextlib.contextmanager
+def registry_for(request: OperationRequest) -> Iterator[ProviderRegistry]:
+    """The request's registry, or one made for its working directory and closed (provider
+    processes stopped) when the block ends."""
+    if request.registry is not None:
+        yield request.registry
+        return
+    from engine.plugin.loader import PluginRegistry
+
+    registry = PluginRegistry(request.working_dir)
+    try:
+        yield registry
+    finally:
+        registry.close()
+
+
+@contextlib.contextmanager
+def walking(request: OperationRequest) -> Iterator[None]:
+    """SIGINT/SIGTERM go to `request.stop` inside the block when the request asks for it."""
+    if not request.handle_signals or request.stop is None:
+        yield
+        return
+    with install_signal_handlers(request.stop):
+        yield
+
+
+def stop_requested(request: OperationRequest) -> bool:
+    return request.stop is not None and request.stop.stop_requested
+
+
+__all__ = ["registry_for", "stop_requested", "walking"]
