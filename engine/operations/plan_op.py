@@ -81,6 +81,7 @@ def plan_locked(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs
         locks, _ = load_workdir_locks(request.working_dir)
         diags.extend(state_provider_errors(base.state if base else None, locks))
     if diags.has_errors:
+        diags.extend(inputs.warnings)
         return result
     options = PlanOptions(
         mode=request.mode, refresh=request.refresh, targets=list(request.targets),
@@ -100,6 +101,7 @@ def plan_locked(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs
     result.shown = _shown(request, result, inputs, registry)
     if request.command != "refresh":  # terraform's refresh shows no plan, only the outputs
         request.view.plan(result)
+    diags.extend(inputs.warnings)
     diags.extend(planned.diagnostics)
     return result
 

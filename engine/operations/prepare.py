@@ -63,6 +63,9 @@ class Inputs:
     given: dict[str, Value] = field(default_factory=dict)
     #: whether terraform's whole validate walk already passed (not only the static checks)
     validated: bool = False
+    #: warnings about the input values (undeclared variables): terraform shows them with the
+    #: plan's diagnostics, after the plan, not before it
+    warnings: Diagnostics = field(default_factory=Diagnostics)
 
 
 def load_configuration(working_dir: str, directory: str = ".") -> tuple[Config | None, Diagnostics]:
@@ -144,8 +147,9 @@ def prepare_inputs(
     if diags.has_errors:
         return None, diags
     given, more = root_inputs(config, ordered_vars, environ, working_dir, ask)
-    diags.extend(d for d in more if d.summary != VALIDATION_FAILED)
-    if diags.has_errors:
+    more = Diagnostics([d for d in more if d.summary != VALIDATION_FAILED])
+    if more.has_errors:
+        diags.extend(more)
         return None, diags
     if not declares_resources(config):
         # terraform's whole validate walk: references, then every expression evaluated with
@@ -154,12 +158,12 @@ def prepare_inputs(
 
         checked = check_config(config, working_dir)
         if checked.has_errors:
-            return None, Diagnostics([*diags, *checked])
-        return Inputs(config, given.values, given.given, validated=True), diags
+            return None, Diagnostics([*diags, *more, *checked])
+        return Inputs(config, given.values, given.given, validated=True, warnings=more), diags
     static = validate_statically(config, registry)
     if static.has_errors:
-        return None, Diagnostics([*diags, *(d for d in static if d.is_error)])
-    return Inputs(config, given.values, given.given), diags
+        return None, Diagnostics([*diags, *more, *(d for d in static if d.is_error)])
+    return Inputs(config, given.values, given.given, warnings=more), diags
 
 
 def declares_resources(config: Config) -> bool:
