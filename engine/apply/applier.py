@@ -3,7 +3,7 @@
     result = apply_plan(config, plan, prior_state_file, manager, registry, ApplyOptions())
 
 The working state starts as the plan's prior (refreshed) state (`manager.begin_apply`). The
-apply graph (engine.graph.builder_apply) is walked with up to `parallelism` operations at
+apply graph (engine.apply.graph) is walked with up to `parallelism` operations at
 once: module calls, variables and locals are evaluated again with the values known so far,
 each change is applied by `apply_instance` (every result recorded through the state manager:
 an intent before the provider call, a result after it, never a full state rewrite per
@@ -19,8 +19,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from engine.addrs import (
     AddressSyntaxError,
     ModuleInstance,
@@ -29,17 +27,17 @@ from engine.addrs import (
     parse_target,
 )
 from engine.apply.context import ApplyContext, Recorder
+from engine.apply.graph import Done, Op, build_apply_graph
 from engine.apply.imports import record_imports
 from engine.apply.instance import apply_instance
 from engine.apply.progress import Ticker
 from engine.checks import ChecksState
-from engine.checks.blocks import assert_check_block
 from engine.configs import Config
+from engine.core.check_asserts import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics
 from engine.graph.builder import build_graph, plan_steps
-from engine.graph.builder_apply import Done, Op, build_apply_graph, resource_dependencies
 from engine.graph.builder_nodes import (
     CALL,
     CHECK,
@@ -49,7 +47,9 @@ from engine.graph.builder_nodes import (
     RESOURCE,
     VAR,
     Node,
+    resource_dependencies,
 )
+from engine.graph.digraph import DiGraph
 from engine.graph.signals import StopController
 from engine.graph.steps import provider_config_addr
 from engine.graph.walker import walk
@@ -261,11 +261,11 @@ def forget_data_sources(manager: Recorder, state: State) -> Diagnostics:
 @dataclass
 class ApplyRun:
     """An apply prepared to walk: the context, the static plan graph it came from and the
-    apply graph (engine.graph.builder_apply) over the plan's changes."""
+    apply graph (engine.apply.graph) over the plan's changes."""
 
     ctx: ApplyContext
     build: Any
-    graph: nx.DiGraph
+    graph: DiGraph
     checks: ChecksState
     state: State
 

@@ -27,10 +27,11 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance
 from engine.apply.context import ApplyContext, InstanceResult
-from engine.checks.blocks import record_check_data
+from engine.apply.graph import CBD
+from engine.core.check_asserts import record_check_data
 from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error
-from engine.graph.builder_apply import CBD, static_node
+from engine.graph.builder_nodes import static_node
 from engine.plans.model import Action, Plan
 from engine.plans.objchange import assert_object_compatible
 from engine.plans.planner_context import ProviderBinding

@@ -22,15 +22,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from engine.addrs import AbsResourceInstance, parse_abs_resource_instance
 from engine.addrs.keys import key_str
 from engine.apply.context import InstanceResult
+from engine.apply.graph import CBD, Op
 from engine.diags import Diagnostic, Diagnostics, Severity
-from engine.graph.builder_apply import CBD, Op
+from engine.gocompat import json as gojson
+from engine.graph.digraph import DiGraph, ancestors
 from engine.graph.walker import walk
-from engine.states import gojson
 from engine.states.journal import RESULT, Record, object_from_json, object_to_json, replay
 from engine.states.state import ResourceInstanceObject, State
 from engine.states.sync import SyncState
@@ -169,20 +168,20 @@ class MemoryRecorder:
         return Diagnostics()
 
 
-def ops(graph: nx.DiGraph) -> dict[str, Op]:
+def ops(graph: DiGraph) -> dict[str, Op]:
     """Every op of an apply graph by `node_id`."""
     return {node_id(n): n for n in graph.nodes if isinstance(n, Op)}
 
 
-def op_dependencies(graph: nx.DiGraph) -> dict[str, list[str]]:
+def op_dependencies(graph: DiGraph) -> dict[str, list[str]]:
     """For every op (by `node_id`), the ops it waits for, directly or through configuration
     nodes and barriers, sorted: what a scheduler must have finished before starting it."""
     return {node_id(n): op_dependencies_of(graph, n) for n in graph.nodes if isinstance(n, Op)}
 
 
-def op_dependencies_of(graph: nx.DiGraph, op: Op) -> list[str]:
+def op_dependencies_of(graph: DiGraph, op: Op) -> list[str]:
     """The ops (by `node_id`) `op` waits for, sorted."""
-    return sorted(node_id(a) for a in nx.ancestors(graph, op) if isinstance(a, Op))
+    return sorted(node_id(a) for a in ancestors(graph, op) if isinstance(a, Op))
 
 
 def apply_one(run: ApplyRun, op: Op, parallelism: int = 1,
@@ -198,7 +197,7 @@ def apply_one(run: ApplyRun, op: Op, parallelism: int = 1,
         key = _deposed_key(ctx, op.addr)
         if key:
             ctx.deposed_keys[op.addr] = key
-    needed = nx.ancestors(run.graph, op)
+    needed = ancestors(run.graph, op)
     sub = run.graph.subgraph(needed).copy()
     res = walk(sub, lambda n: step(run, n, only=op), parallelism, stop)
     diags = Diagnostics(list(res.diagnostics))

@@ -25,7 +25,7 @@ from engine.configs.syntax import AttrSchema, BodySchema, content
 from engine.configs.terraform_block import Backend as BackendBlock
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Body
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import STRING, PrimitiveType, Type, Value
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.backend.config import BackendConfig
 from engine.backend.workspaces import data_dir
 from engine.diags import Diagnostics, error
-from engine.states import gojson
+from engine.gocompat import json as gojson
 from engine.states.local import atomic_write
 from engine.states.state import TERRAFORM_VERSION
 

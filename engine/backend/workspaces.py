@@ -21,9 +21,12 @@ import os
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.diags import Diagnostics, error
-from engine.states.state import State
+
+if TYPE_CHECKING:
+    from engine.states.state import State
 
 DEFAULT_WORKSPACE = "default"
 STATE_FILE = "terraform.tfstate"

@@ -8,21 +8,53 @@ object as the `CheckResult`s a plan and a state record.
 
 from __future__ import annotations
 
-from engine.checks.state import (
-    ASSERTION,
-    CHECK,
-    CHECK_DATA,
-    OUTPUT,
-    OUTPUT_PRECONDITION,
-    POSTCONDITION,
-    PRECONDITION,
-    RESOURCE,
-    VALIDATION,
-    VAR,
-    ChecksState,
-    Reporter,
-    in_module,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.checks.state import (
+        ASSERTION,
+        CHECK,
+        CHECK_DATA,
+        OUTPUT,
+        OUTPUT_PRECONDITION,
+        POSTCONDITION,
+        PRECONDITION,
+        RESOURCE,
+        VALIDATION,
+        VAR,
+        ChecksState,
+        Reporter,
+        in_module,
+    )
+
+# name -> (module, attribute): each re-export is imported on first use, so importing one
+# module of this package does not import the others.
+_LAZY: dict[str, tuple[str, str]] = {
+    "ASSERTION": ("engine.checks.state", "ASSERTION"),
+    "CHECK": ("engine.checks.state", "CHECK"),
+    "CHECK_DATA": ("engine.checks.state", "CHECK_DATA"),
+    "OUTPUT": ("engine.checks.state", "OUTPUT"),
+    "OUTPUT_PRECONDITION": ("engine.checks.state", "OUTPUT_PRECONDITION"),
+    "POSTCONDITION": ("engine.checks.state", "POSTCONDITION"),
+    "PRECONDITION": ("engine.checks.state", "PRECONDITION"),
+    "RESOURCE": ("engine.checks.state", "RESOURCE"),
+    "VALIDATION": ("engine.checks.state", "VALIDATION"),
+    "VAR": ("engine.checks.state", "VAR"),
+    "ChecksState": ("engine.checks.state", "ChecksState"),
+    "Reporter": ("engine.checks.state", "Reporter"),
+    "in_module": ("engine.checks.state", "in_module"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    entry = _LAZY.get(name)
+    if entry is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(entry[0]), entry[1])
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ASSERTION", "CHECK", "CHECK_DATA", "OUTPUT", "OUTPUT_PRECONDITION", "POSTCONDITION",

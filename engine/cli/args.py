@@ -112,16 +112,13 @@ class FlagSet:
         return argv[i:]
 
 
-_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-
-
 def parse_duration(text: str) -> float:
-    """Seconds in a Go duration (`0s`, `500ms`, `1m30s`); raises FlagError when invalid."""
-    import re
+    """Seconds in a flag's Go duration (`0s`, `500ms`, `1m30s`); FlagError with Go's message."""
+    from engine.gocompat.duration import DurationError, parse_seconds
 
-    if text in ("0", ""):
+    if text == "":
         return 0.0
-    parts = re.findall(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)", text)
-    if not parts or "".join(n + u for n, u in parts) != text:
-        raise FlagError(f'time: invalid duration "{text}"')
-    return sum(float(n) * _UNITS[u] for n, u in parts)
+    try:
+        return parse_seconds(text)
+    except DurationError as exc:
+        raise FlagError(str(exc)) from None

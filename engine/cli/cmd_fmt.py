@@ -146,7 +146,9 @@ class _Fmt:
             if is_ignored_name(name):
                 continue
             sub = os.path.join(path, name)
-            if os.path.isdir(sub):
+            # as terraform (a directory entry's own type): a symbolic link to a directory
+            # is not followed, so a link loop cannot make -recursive run forever
+            if os.path.isdir(sub) and not os.path.islink(sub):
                 if self.recursive:
                     self.directory(sub)
                 continue

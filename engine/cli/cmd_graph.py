@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import json
 
-import networkx as nx
-
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.diags import error
+from engine.operations.graph_op import (
+    DiGraph,
+    is_directed_acyclic_graph,
+    resource_graph,
+    transitive_reduction,
+)
 from engine.operations.graph_op import GraphNode as Node
-from engine.operations.graph_op import resource_graph
 
 
 def _order(n: Node) -> tuple[object, ...]:
@@ -40,12 +43,12 @@ def _order(n: Node) -> tuple[object, ...]:
 
 def render_dot(deps: dict[Node, set[Node]]) -> str:
     """The DOT text for resource nodes and their dependencies."""
-    g: nx.DiGraph = nx.DiGraph()
+    g: DiGraph = DiGraph()
     g.add_nodes_from(deps)
     for n, ds in deps.items():
         g.add_edges_from((n, d) for d in ds if d != n)
-    if nx.is_directed_acyclic_graph(g):
-        g = nx.transitive_reduction(g)
+    if is_directed_acyclic_graph(g):
+        g = transitive_reduction(g)
     nodes = sorted(g.nodes, key=_order)
     rank = {n: i for i, n in enumerate(nodes)}
     lines = ['digraph G {', '  rankdir = "RL";', '  node [shape = rect, fontname = "sans-serif"];']

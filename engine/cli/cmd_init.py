@@ -4,7 +4,7 @@ Steps, in Terraform's order and words: load the root module ("Initializing the b
 install the module tree (`engine.initwd`: local sources, `.terraform/modules/modules.json`);
 load the whole configuration; gather every provider requirement (required_providers, provider
 blocks, resources; the built-in provider excluded); select and install the providers
-(`engine.getproviders.install`) from `-plugin-dir` directories, else the CLI configuration's
+(`engine.providercache.install`) from `-plugin-dir` directories, else the CLI configuration's
 `provider_installation`, else the implied local mirrors; then write `.terraform.lock.hcl`
 (`-lockfile=readonly` refuses changes instead) and report success.
 """
@@ -19,13 +19,14 @@ from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cliconfig import load_cli_config
 from engine.configs import Module, load_module
+from engine.configs.versions import check_core_version
 from engine.depsfile import LOCK_FILE, load_locks, save_locks
 from engine.diags import Diagnostics, error, warning
-from engine.getproviders.install import Requirement, ensure_providers
 from engine.getproviders.mirror import current_platform
 from engine.getproviders.source import build_source
 from engine.getproviders.versions import ConstraintError, parse_constraints
 from engine.initwd import install_modules, write_manifest
+from engine.providercache.install import Requirement, ensure_providers
 
 SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"
 EMPTY_DIR = (
@@ -253,14 +254,16 @@ def run_init(meta: Meta, args: list[str]) -> int:
         return 1
     if installed is not None:
         if installed.diags.has_errors:
-            ui.diagnostics(installed.diags)
+            # as terraform: the root's unmet required_version is the error shown first
+            versions = check_core_version(installed.root.required_versions)
+            ui.diagnostics(versions if versions.has_errors else installed.diags)
             return 1
         if installed.root.module_calls:
             d = write_manifest(cwd, installed.records)
             if d.has_errors:
                 ui.diagnostics(d)
                 return 1
-    config, diags = meta.load_config()
+    config, diags = meta.load_config(version_first=True)
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
         return 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.diags import error, warning
-from engine.states import gojson
+from engine.gocompat import json as gojson
 from engine.states.codec import encode_value
 from engine.values.types import BOOL, NUMBER, STRING
 

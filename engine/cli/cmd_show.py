@@ -18,13 +18,14 @@ from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cli.state_view import Schemas, load_schemas, render_state, state_providers
 from engine.diags import Diagnostics, error
+from engine.gocompat import json as gojson
 from engine.operations.planfiles import snapshot_configuration
 from engine.plans.planfile import PlanFile, read_planfile
 from engine.plans.render_json import plan_to_json
 from engine.plans.render_json_state import state_to_json
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
-from engine.states import StateFile, gojson
+from engine.states import StateFile
 
 
 def state_json(sf: StateFile | None, schemas: Schemas | None = None) -> dict[str, Any]:

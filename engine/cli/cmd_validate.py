@@ -9,22 +9,28 @@ from __future__ import annotations
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.diags import Diagnostics, to_json
+from engine.diags import Diagnostics, error, to_json
+from engine.gocompat import json as gojson
 from engine.operations.validate import check_config
-from engine.plugin.loader import PluginRegistry
-from engine.plugin.registry import ProviderRegistry
-from engine.states import gojson
+from engine.plugin.loader import PluginRegistry, needed_providers
 
 
-def validate_config(meta: Meta) -> Diagnostics:
-    """Every problem `validate` reports for the configuration in the working directory;
-    resources are checked against the schemas of their providers (the built-in one, and
-    installed plugins)."""
-    config, diags = meta.load_config()
+def validate_config(meta: Meta, directory: str = ".") -> Diagnostics:
+    """Every problem `validate` reports for the configuration in `directory` (the working
+    directory's modules and providers); resources are checked against the schemas of their
+    providers (the built-in one, and installed plugins)."""
+    config, diags = meta.load_config(directory)
     if diags.has_errors or config is None:
         return diags
-    registry: ProviderRegistry = PluginRegistry(meta.cwd)
+    registry: PluginRegistry = PluginRegistry(meta.cwd)
     try:
+        # terraform's checkConfigDependencies: every provider the configuration needs must
+        # be installed, or validation stops here (never "Success!" without its schemas)
+        missing = [p for p in needed_providers(config, None) if registry.resolve(p).has_errors]
+        if missing:
+            for provider in missing:
+                diags.extend(registry.missing_provider(provider, full_address=True))
+            return diags
         diags.extend(check_config(config, meta.cwd, registry))
     finally:
         registry.close()
@@ -33,10 +39,16 @@ def validate_config(meta: Meta) -> Diagnostics:
 
 def run_validate(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().boolean("json")
+    fs.boolean("no-tests").text("test-directory")
     rest = meta.parse_flags("validate", fs, args)
     if rest is None:
         return 1
-    diags = validate_config(meta)
+    if len(rest) > 1:
+        meta.ui.diagnostics([error("Too many command line arguments",
+                                   "Expected at most one positional argument.")])
+        meta.ui.err("\nFor more help on using this command, run:\n  terraform validate -help")
+        return 1
+    diags = validate_config(meta, rest[0] if rest else ".")
     if fs.get("json"):
         doc = {
             "format_version": "1.0",

@@ -6,10 +6,8 @@ import platform
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.states import gojson
-from engine.states.state import TERRAFORM_VERSION
-
-GROUNDPLAN_VERSION = "0.1.0"
+from engine.gocompat import json as gojson
+from engine.version import GROUNDPLAN_VERSION, TERRAFORM_VERSION
 
 
 def platform_name() -> str:

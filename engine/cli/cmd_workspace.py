@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.backend import LocalBackend
 from engine.backend import workspaces as ws
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
@@ -361,6 +360,7 @@ def _lock_timeout(meta: Meta, flags: FlagSet, help_text: str) -> float | None:
 
 def _copy_state(meta: Meta, name: str, source: str, lock: bool, timeout: float) -> int:
     """`new -state=FILE`: write FILE's state into the new workspace under its lock."""
+
     backend = meta.backend()
     locker = backend.locker(name) if lock else None
     lock_id = ""
@@ -430,6 +430,8 @@ def run_delete(meta: Meta, args: list[str]) -> int:
         return 1
     ddiags = meta.backend().delete_workspace(name, bool(flags.get("force")))
     if ddiags.has_errors:
+        from engine.backend import LocalBackend
+
         if isinstance(meta.backend(), LocalBackend):
             _red(meta, ddiags.errors[0].detail)
         else:
@@ -445,6 +447,7 @@ def _tracked_instances(meta: Meta, name: str, flags: FlagSet,
                        timeout: float) -> tuple[list[str], int]:
     """The resource instance objects workspace `name`'s state tracks (deposed ones named
     so), read under its lock unless -lock=false; exit code 1 when it cannot be read."""
+
     backend = meta.backend()
     storage, odiags = backend.storage(name)
     if storage is None:

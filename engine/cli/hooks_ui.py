@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from engine.addrs import AbsResourceInstance
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic
+from engine.gocompat.duration import SECOND, format_duration
 from engine.plans.hooks import Hooks
 from engine.plans.model import Action
 
@@ -42,18 +43,6 @@ _START = {
     Action.DELETE: ("Destroying...", "Still destroying...", "Destruction complete"),
     Action.READ: ("Reading...", "Still reading...", "Read complete"),
 }
-
-
-def go_duration(seconds: float) -> str:
-    """A whole number of seconds as Go's Duration.String(): `0s`, `10s`, `1m0s`, `1h2m3s`."""
-    total = round(seconds)
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h{minutes}m{secs}s"
-    if minutes:
-        return f"{minutes}m{secs}s"
-    return f"{secs}s"
 
 
 def _shown(addr: AbsResourceInstance, deposed: str) -> str:
@@ -179,7 +168,8 @@ class UiHooks(Hooks):
                     elapsed = round(self.clock()) - op.start
                     ident = f"id={truncate_id(op.id)}, " if op.id else ""
                     lines.append(
-                        f"[reset][bold]{addr}: {still} [{ident}{go_duration(elapsed)} elapsed][reset]"
+                        f"[reset][bold]{addr}: {still} "
+                        f"[{ident}{format_duration(round(elapsed) * SECOND)} elapsed][reset]"
                     )
             for line in lines:
                 self.println(line)
@@ -219,7 +209,7 @@ class UiHooks(Hooks):
         if op is None or error is not None:
             return
         texts = _START[op.action]
-        took = go_duration(round(self.clock()) - op.start)
+        took = format_duration(round(round(self.clock()) - op.start) * SECOND)
         suffix = f" [id={id}]" if id and op.action is not Action.DELETE else ""
         # as terraform: "Still destroying..." names the deposed object, the end line does not
         self.println(f"[reset][bold]{addr}: {texts[2]} after {took}{suffix}")

@@ -19,14 +19,14 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, ResourceMode, implied_provider
 from engine.addrs.keys import key_str
-from engine.cli.hooks_ui import go_duration
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic
 from engine.diags.render import to_json
+from engine.gocompat import json as gojson
+from engine.gocompat.duration import SECOND, format_duration
 from engine.plans.hooks import Hooks
 from engine.plans.model import Action, ActionReason, Plan, ResourceInstanceChange
-from engine.plugin.registry import TERRAFORM_VERSION
-from engine.states import gojson
+from engine.version import TERRAFORM_VERSION
 
 UI_VERSION = "1.2"
 
@@ -238,7 +238,7 @@ class JsonHooks(Hooks):
         while not done.wait(self.period):
             secs = round(time.monotonic() - start)
             self.view.emit("apply_progress",
-                           f"{addr}: Still {verb}... [{go_duration(secs)} elapsed]",
+                           f"{addr}: Still {verb}... [{format_duration(round(secs) * SECOND)} elapsed]",
                            hook=self._hook(addr, action=_ACTIONS[action], elapsed_seconds=secs))
 
     def post_apply(self, addr: AbsResourceInstance, action: Action, id: str | None,
@@ -253,13 +253,13 @@ class JsonHooks(Hooks):
         name = _ACTIONS[act]
         if error is not None:
             self.view.emit("apply_errored", f"{addr}: {_VERBS[act][1]} errored after "
-                           f"{go_duration(secs)}", "error",
+                           f"{format_duration(round(secs) * SECOND)}", "error",
                            hook=self._hook(addr, action=name, elapsed_seconds=secs))
             return
         extra = {"id_key": "id", "id_value": id} if id and act is not Action.DELETE else {}
         suffix = f" [id={id}]" if extra else ""
         self.view.emit("apply_complete", f"{addr}: {_VERBS[act][1]} complete after "
-                       f"{go_duration(secs)}{suffix}",
+                       f"{format_duration(round(secs) * SECOND)}{suffix}",
                        hook=self._hook(addr, action=name, **extra, elapsed_seconds=secs))
 
     def pre_provision(self, addr: AbsResourceInstance, type_name: str) -> None:

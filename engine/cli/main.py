@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from engine.cli.help import command_help
 from engine.cli.ui import Ui
+from engine.diags import error
 
 if TYPE_CHECKING:
     from engine.cli.meta import Meta
@@ -158,10 +159,39 @@ def run(argv: list[str], ui: Ui) -> int:
     return refused if refused is not None else load_command(name)(meta, rest)
 
 
+# Deeply nested configuration (thousands of nested parentheses, lists, objects,
+# conditionals or templates; a 10,000-term `1 + 1 + ...` chain) is parsed, evaluated and
+# formatted by recursive code, as terraform's own parser is. terraform's goroutine stacks grow
+# to 1 GB; these give Python room of the same order: the main thread's stack may grow to
+# _MAIN_STACK (Linux keeps at least 128 MB free below it), every other thread gets
+# _THREAD_STACK, and the recursion limit is raised to what those stacks hold. Deeper input
+# than that is a clear error (see main), never a crash.
+_MAIN_STACK = 112 * 2**20
+_THREAD_STACK = 112 * 2**20
+_RECURSION_LIMIT = 150_000
+
+
+def allow_deep_nesting() -> None:
+    """Raise the stack and recursion limits as described above (where the system lets)."""
+    import resource
+    import threading
+
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        if soft != resource.RLIM_INFINITY and soft < _MAIN_STACK:
+            target = _MAIN_STACK if hard == resource.RLIM_INFINITY else min(_MAIN_STACK, hard)
+            resource.setrlimit(resource.RLIMIT_STACK, (target, hard))
+        threading.stack_size(_THREAD_STACK)
+    except (ValueError, OSError):  # a system that refuses: keep its limits
+        return
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+
+
 def main(argv: list[str] | None = None) -> int:
     """The console-script entry point."""
     if argv is None:
         argv = sys.argv[1:]
+    allow_deep_nesting()
     ui = Ui(color=_wants_color(argv))
     if not ui.color:
         # Terraform takes -no-color out of the arguments wherever it appears.
@@ -172,6 +202,13 @@ def main(argv: list[str] | None = None) -> int:
         ui.err("\nInterrupted.")
         return 130
     except BrokenPipeError:
+        return 1
+    except RecursionError:
+        ui.diagnostics([error(
+            "Configuration nested too deeply",
+            "An expression, block or template in this configuration is nested more deeply "
+            "than groundplan can process (tens of thousands of levels). Simplify the "
+            "nesting, for example by moving parts of it into local values.")])
         return 1
     except Exception as exc:
         frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from engine.backend import Backend, LocalBackend, Storage, workspaces
+from engine.backend import Backend, LocalBackend, Storage
 from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.ui import Ui
@@ -24,6 +24,7 @@ from engine.values import Value
 if TYPE_CHECKING:
     from engine.configs import Config
     from engine.configs.variable_values import RootInputs
+    from engine.values import Value
 
 STATE_FILE = "terraform.tfstate"
 
@@ -34,10 +35,10 @@ class Meta:
     def __init__(self, ui: Ui, environ: dict[str, str] | None = None) -> None:
         self.ui = ui
         self.environ = dict(os.environ if environ is None else environ)
-        from engine.core.scope import select_workspace
+        from engine.core.workspace import select_workspace
 
         name, _ = self.workspace()
-        select_workspace(name or DEFAULT_WORKSPACE)
+        select_workspace(name or "default")
         self._backend: Backend | None = None
 
     @property
@@ -69,11 +70,14 @@ class Meta:
             self.ui.color = False
         return rest
 
-    def load_config(self, directory: str = ".") -> tuple[Config | None, Diagnostics]:
-        """The configuration rooted at `directory` (None when it could not be loaded)."""
+    def load_config(self, directory: str = ".",
+                    version_first: bool = False) -> tuple[Config | None, Diagnostics]:
+        """The configuration rooted at `directory` (None when it could not be loaded), every
+        module's `required_version` checked (engine.operations.prepare.load_configuration;
+        `version_first`, as `init`: version errors win over load errors too)."""
         from engine.operations.prepare import load_configuration
 
-        return load_configuration(self.cwd, directory)
+        return load_configuration(self.cwd, directory, version_first=version_first)
 
     def collect_variables(
         self, config: Config, ordered: list[tuple[str, str]], prompt: bool = False
@@ -106,6 +110,8 @@ class Meta:
 
     def workspace(self) -> tuple[str, Diagnostics]:
         """The selected workspace; an invalid TF_WORKSPACE is an error (name "")."""
+        from engine.backend import workspaces
+
         return workspaces.current(self.cwd, self.environ)
 
     def backend(self) -> Backend:

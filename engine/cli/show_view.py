@@ -13,9 +13,9 @@ import json
 import re
 from typing import Any
 
+from engine.gocompat.json import RawNumber, loads
 from engine.states import OutputValue
 from engine.states.codec import encode_value
-from engine.states.gojson import RawNumber, loads
 from engine.values import Value
 from engine.values.types import MapType, ObjectType
 

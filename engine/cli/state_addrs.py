@@ -27,8 +27,8 @@ from engine.addrs.keys import NO_KEY, InstanceKey
 from engine.addrs.providers import DEFAULT_REGISTRY, Provider
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl import lexer as lx
-from engine.hcl.source import Range, SourceFile
 from engine.hcl.template_literal import decode_literal
+from engine.source import Range, SourceFile
 
 Target = ModuleInstance | AbsResource | AbsResourceInstance
 

@@ -11,7 +11,7 @@ from engine.configs.syntax import BlockSchema, BodySchema, content
 from engine.configs.variables import BAD_IDENTIFIER_DETAIL
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block
-from engine.hcl.source import Range
+from engine.source import Range
 
 CHECK_SCHEMA = BodySchema((), (BlockSchema("data", ("type", "name")), BlockSchema("assert")))
 

@@ -8,7 +8,7 @@ from engine.configs.exprs import variables
 from engine.configs.syntax import AttrSchema, BodySchema, content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Expr
-from engine.hcl.source import Range
+from engine.source import Range
 
 CHECK_RULE_SCHEMA = BodySchema(
     attributes=(AttrSchema("condition", required=True), AttrSchema("error_message", required=True))

@@ -17,7 +17,7 @@ from typing import Any
 from engine.diags import Diagnostics, error, warning
 from engine.hcl import ast
 from engine.hcl.ast import Traversal, TraverseRoot
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import BOOL, STRING, Type, Value
 
 _STATIC_REF_DETAIL = (

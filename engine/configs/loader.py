@@ -17,12 +17,15 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from engine.configs.files import FileContents, decode_file_body
-from engine.configs.module import Module, build_module
+from engine.configs.merge import build_module
+from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
+from engine.configs.versions import check_core_version
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.gcpause import paused_cyclic_gc
 
@@ -65,13 +68,34 @@ def module_files(directory: str) -> tuple[list[str], list[str], Diagnostics]:
     return primary, override, diags
 
 
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def _bad_encoding(text: str, path: str, reported: Diagnostics) -> Diagnostics:
+    """terraform's "Invalid character encoding" at the first byte that is not UTF-8, unless
+    the parser reported it already (it does outside quoted strings)."""
+    out = Diagnostics()
+    m = _SURROGATE.search(text)
+    if m is None or any(d.summary == "Invalid character encoding" for d in reported):
+        return out
+    from engine.source import Range, SourceFile
+
+    out.append(error(
+        "Invalid character encoding",
+        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in "
+        "your editor.", Range(SourceFile(path, text), m.start(), m.end())))
+    return out
+
+
 def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, Diagnostics]:
     """Read, parse and decode one configuration file."""
     diags = Diagnostics()
     try:
-        with open(path, encoding="utf-8") as fh:
+        # bytes that are not UTF-8 survive as lone surrogates: the lexer reports them as
+        # terraform does ("Invalid character encoding" at their line)
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
             text = fh.read()
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         diags.append(error("Failed to read file", f'The file "{path}" could not be read.'))
         return None, diags
     from engine import hcl
@@ -81,7 +105,9 @@ def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, D
     else:
         parsed, pdiags = hcl.parse_file(text, path)
     diags.extend(pdiags)
-    if parsed is None:
+    encoding = _bad_encoding(text, path, pdiags)
+    diags.extend(encoding)
+    if parsed is None or encoding.has_errors:
         return None, diags
     fc, ddiags = decode_file_body(parsed.body, path, override)
     diags.extend(ddiags)
@@ -148,6 +174,19 @@ class Config:
     def module_paths(self) -> list[tuple[str, ...]]:
         return [c.path for c in self.walk()]
 
+    def check_core_versions(self) -> Diagnostics:
+        """Terraform's `CheckCoreVersionRequirements`: an error for every `required_version`
+        in this module or below that the implemented Terraform version does not satisfy."""
+        diags = Diagnostics()
+        for node in self.walk():
+            name = ""
+            if node.call is not None:
+                src = node.call.source
+                shown = _clean_local(src) if node.call.is_local else src
+                name = f"{node.path_str} (from {shown})"
+            diags.extend(check_core_version(node.module.required_versions, module=name))
+        return diags
+
 
 Manifest = dict[str, tuple[str, str]]
 
@@ -196,9 +235,24 @@ def _not_installed(mc: ModuleCall, detail: str) -> Diagnostic:
     return error("Module not installed", detail, mc.decl_range)
 
 
-def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagnostics) -> None:
+def recursive_call(name: str, mc: ModuleCall, where: str) -> Diagnostic:
+    """The error for a local module call whose directory is that of a module calling it
+    (itself, or through other modules): its tree would never end. terraform has no check
+    of its own and fails when the nested paths become too long for the file system."""
+    return error(
+        "Module calls itself",
+        f'The module call "{name}" at {where} has source "{mc.source}", the directory of a '
+        "module that contains this call (directly or through other module calls), so the "
+        "module tree would never end. A module cannot call itself.",
+        mc.source_range or mc.decl_range,
+    )
+
+
+def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagnostics,
+                   ancestors: tuple[str, ...] = ()) -> None:
     if len(node.path) >= _MAX_DEPTH:
         return
+    ancestors = (*ancestors, os.path.realpath(node.source_dir or root_dir))
     for name in sorted(node.module.module_calls):
         mc = node.module.module_calls[name]
         if not mc.source_ok:
@@ -221,11 +275,15 @@ def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagn
                 "Module source has changed",
                 "The source address was changed since this module was installed. "
                 + _INIT_HINT, mc.source_range or mc.decl_range))
+        if os.path.realpath(directory) in ancestors:
+            where = f"{os.path.basename(mc.decl_range.filename)}:{mc.decl_range.start.line}"
+            diags.append(recursive_call(name, mc, where))
+            continue
         mod, mdiags = load_module(directory)
         diags.extend(mdiags)
         child = Config(mod, path, node, mc)
         node.children[name] = child
-        _load_children(child, root_dir, manifest, diags)
+        _load_children(child, root_dir, manifest, diags, ancestors)
 
 
 def load_config(root_dir: str, manifest: Manifest | None = None) -> tuple[Config, Diagnostics]:

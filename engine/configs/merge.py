@@ -1,5 +1,8 @@
 """Override files (`override.tf`, `*_override.tf`): merging them over the primary files.
 
+`build_module(dir, primary, overrides)` appends the primary files in order and then merges
+the override files over them.
+
 Each object in an override file must already exist; its set arguments replace the base's.
 Bodies merge the way Terraform's override body does: an argument in the override replaces the
 base argument of that name, and any nested block type present in the override replaces all base
@@ -9,7 +12,7 @@ blocks of that type.
 from __future__ import annotations
 
 from engine.configs.files import FileContents
-from engine.configs.module import Module
+from engine.configs.module import Module, append_file
 from engine.configs.resources import Resource
 from engine.configs.variables import Variable, convert_to_constraint
 from engine.diags import Diagnostics, error
@@ -239,3 +242,15 @@ def merge_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
             rm.decl_range,
             diags,
         )
+
+
+def build_module(source_dir: str, primary: list[FileContents], overrides: list[FileContents]) -> tuple[Module, Diagnostics]:
+    """A module from its decoded files: primaries appended in order, then overrides merged."""
+    diags = Diagnostics()
+    m = Module(source_dir)
+    for f in primary:
+        append_file(m, f, diags)
+    for f in overrides:
+        m.files.append(f.filename)
+        merge_file(m, f, diags)
+    return m, diags

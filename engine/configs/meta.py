@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engine.configs.exprs import abs_traversal, expr_list, is_native_quoted_string
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Expr, Traversal, TraverseAttr
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 def decode_depends_on(attr: Attribute) -> tuple[list[Traversal], Diagnostics]:

@@ -1,7 +1,8 @@
 """The Module: everything one directory of configuration declares, merged across its files.
 
-`build_module(dir, primary, overrides)` appends the primary files in order (reporting
-duplicates as Terraform does) and then merges override files over them (see `merge`).
+`append_file(module, file, diags)` adds one primary file's objects, reporting duplicates as
+Terraform does; `merge.build_module` builds a whole module from its primary and override
+files.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.configs.terraform_block import Backend, RawBlock
 from engine.configs.variables import Variable
 from engine.configs.versions import VersionConstraint
 from engine.diags import Diagnostics, error
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(slots=True)
@@ -297,17 +298,3 @@ def _add_data(m: Module, r: Resource, diags: Diagnostics) -> None:
         )
         return
     m.data_resources[r.key] = r
-
-
-def build_module(source_dir: str, primary: list[FileContents], overrides: list[FileContents]) -> tuple[Module, Diagnostics]:
-    """A module from its decoded files: primaries appended in order, then overrides merged."""
-    from engine.configs.merge import merge_file
-
-    diags = Diagnostics()
-    m = Module(source_dir)
-    for f in primary:
-        append_file(m, f, diags)
-    for f in overrides:
-        m.files.append(f.filename)
-        merge_file(m, f, diags)
-    return m, diags

@@ -13,7 +13,7 @@ from engine.configs.versions import VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
 from engine.hcl import ast
 from engine.hcl.ast import Block, Body, Expr, Traversal
-from engine.hcl.source import Range
+from engine.source import Range
 
 MODULE_SCHEMA = BodySchema(
     (

@@ -32,7 +32,7 @@ from typing import Any
 from engine.configs.providers import DEFAULT_REGISTRY, ProviderAddr, default_provider
 from engine.configs.refs import traversal_range
 from engine.diags import Diagnostics, error, warning
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 def _official(name: str) -> ProviderAddr:

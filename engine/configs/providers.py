@@ -26,7 +26,7 @@ from engine.configs.versions import VersionConstraint, parse_constraint
 from engine.diags import Diagnostics, error, warning
 from engine.hcl import ast
 from engine.hcl.ast import Block, Body
-from engine.hcl.source import Range
+from engine.source import Range
 
 DEFAULT_REGISTRY = "registry.terraform.io"
 BUILTIN_HOST = "terraform.io"

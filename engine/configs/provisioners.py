@@ -8,7 +8,7 @@ from engine.configs.exprs import expr_as_keyword, variables
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, partial_content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Traversal, TraverseAttr, TraverseRoot
-from engine.hcl.source import Range
+from engine.source import Range
 
 PROVISIONER_SCHEMA = BodySchema(
     attributes=(AttrSchema("when"), AttrSchema("on_failure")),

@@ -11,7 +11,7 @@ from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
 from engine.diags import Diagnostics, error
 from engine.hcl import ast
 from engine.hcl.ast import Block, Expr, Traversal, TraverseAttr, TraverseIndex, traversal_str
-from engine.hcl.source import Range
+from engine.source import Range
 
 MOVED_SCHEMA = BodySchema((AttrSchema("from", required=True), AttrSchema("to", required=True)))
 REMOVED_SCHEMA = BodySchema(

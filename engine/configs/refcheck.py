@@ -22,10 +22,11 @@ from engine.configs.loader import Config
 from engine.configs.module import Module
 from engine.configs.refs import DATA, EPHEMERAL, MANAGED, Reference, parse_ref
 from engine.configs.resources import Resource
-from engine.configs.syntax import missing_item_range, name_suggestion
+from engine.configs.syntax import missing_item_range
 from engine.diags import Diagnostic, Diagnostics, error
+from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Block, Body, Expr, Traversal, TraverseAttr
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex
-from engine.hcl.source import Range
+from engine.source import Range
 
 # kinds
 COUNT = "count"

@@ -34,7 +34,7 @@ from engine.configs.syntax import (
 from engine.configs.variables import BAD_IDENTIFIER_DETAIL
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Expr, Traversal
-from engine.hcl.source import Range
+from engine.source import Range
 
 MANAGED = "managed"
 DATA = "data"

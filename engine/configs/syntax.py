@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.diags import Diagnostics, error
+from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Attribute, Block, Body
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,24 +69,6 @@ def missing_item_range(body: Body, block: Block | None = None) -> Range:
 
 
 # ------------------------------------------------------------------------------ suggestions
-def _levenshtein(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
-
-
-def name_suggestion(given: str, suggestions: list[str]) -> str:
-    """HCL's "did you mean": the first candidate within edit distance 2, else ""."""
-    for s in suggestions:
-        if _levenshtein(given, s) < 3:
-            return s
-    return ""
-
-
 # ---------------------------------------------------------------------------------- decoding
 def _json_blocks(
     attr: Attribute, schema: BlockSchema, diags: Diagnostics

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from engine.configs.exprs import expr_as_keyword
 from engine.configs.providers import RequiredProvider, decode_required_providers_block
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
-from engine.configs.versions import TERRAFORM_VERSION, VersionConstraint, decode_version_constraint
+from engine.configs.versions import VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Body
-from engine.hcl.source import Range
+from engine.source import Range
+from engine.version import TERRAFORM_VERSION
 
 TERRAFORM_SCHEMA = BodySchema(
     (AttrSchema("required_version"), AttrSchema("experiments"), AttrSchema("language")),

@@ -6,8 +6,8 @@ from engine.configs.checks import CheckRule
 from engine.configs.exprs import variables
 from engine.configs.module import Module
 from engine.diags import Diagnostics, error, warning
-from engine.hcl.source import Range
 from engine.lang import EvalContext
+from engine.source import Range
 from engine.values import BOOL, STRING, Value, object_
 
 _SENSITIVE_MESSAGE = "The error message included a sensitive value, so it will not be displayed."

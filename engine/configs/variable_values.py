@@ -31,7 +31,7 @@ from engine.configs.variable_checks import evaluate_validations
 from engine.configs.variables import PARSE_LITERAL, Variable, convert_to_constraint
 from engine.diags import Diagnostics, error, warning
 from engine.hcl.ast import Expr
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import SENSITIVE, Value, string, unknown
 
 FROM_ENV = "env"

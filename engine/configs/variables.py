@@ -19,7 +19,7 @@ from engine.configs.exprs import (
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Expr
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import DYNAMIC, NULL_DYNAMIC, UNKNOWN_DYNAMIC, ListType, MapType, Type, Value
 
 BAD_IDENTIFIER_DETAIL = (
@@ -127,7 +127,7 @@ def decode_variable_type(expr: Expr) -> tuple[Type, str, Diagnostics]:
 def _type_constraint(expr: Expr) -> tuple[Type, Diagnostics]:
     """The values package's type-constraint reader, optional-attribute defaults evaluated
     statically (no variables, no functions)."""
-    from engine.values.typeexpr import type_constraint_from_expr
+    from engine.configs.typeexpr import type_constraint_from_expr
 
     def eval_default(e: Expr) -> tuple[Value, Diagnostics]:
         val, d = static_value(e)

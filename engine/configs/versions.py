@@ -13,11 +13,8 @@ from dataclasses import dataclass, field
 from engine.configs.exprs import static_value
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute
-from engine.hcl.source import Range
-
-# The Terraform release whose language this package implements (used in version checks and
-# in messages that name the running version).
-TERRAFORM_VERSION = "1.11.4"
+from engine.source import Range
+from engine.version import TERRAFORM_VERSION
 
 _VERSION = (
     r"v?([0-9]+(?:\.[0-9]+)*?)"
@@ -154,15 +151,19 @@ def decode_version_constraint(attr: Attribute) -> tuple[VersionConstraint | None
     return VersionConstraint(text, attr.range, clauses), diags
 
 
-def check_core_version(constraints: list[VersionConstraint], version: str = TERRAFORM_VERSION) -> Diagnostics:
-    """Terraform's error for each `required_version` the running version does not satisfy."""
+def check_core_version(
+    constraints: list[VersionConstraint], version: str = TERRAFORM_VERSION, module: str = ""
+) -> Diagnostics:
+    """Terraform's error for each `required_version` the running version does not satisfy;
+    `module` names a child module as terraform does (`module.a (from ./a)`), "" the root."""
     diags = Diagnostics()
+    subject = f"Module {module}" if module else "This configuration"
     for c in constraints:
         if not c.allows(version):
             diags.append(
                 error(
                     "Unsupported Terraform Core version",
-                    f"This configuration does not support Terraform version {version}. To "
+                    f"{subject} does not support Terraform version {version}. To "
                     "proceed, either choose another supported Terraform version or update this "
                     "version constraint. Version constraints are normally set for good reason, so "
                     "updating the constraint may lead to other errors or unexpected behavior.",

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block as AstBlock
 from engine.hcl.ast import Body, Expr
-from engine.hcl.source import Range
 from engine.plugin.paths import AttributePath
 from engine.plugin.schema import Block, NestedBlock, Nesting, mark_paths
+from engine.source import Range
 from engine.values import DYNAMIC, Value, null, object_, unknown
 from engine.values.convert import ConversionError, convert
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType

@@ -14,7 +14,7 @@ from engine.checks.state import Reporter
 from engine.configs.exprs import variables as expr_traversals
 from engine.diags import Diagnostic, Diagnostics, ExpressionValue, error
 from engine.hcl.ast import Expr, traversal_str
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import BOOL, STRING, Value
 from engine.values.convert import ConversionError, convert
 

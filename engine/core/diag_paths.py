@@ -31,10 +31,10 @@ from collections.abc import Iterable
 
 from engine.diags import Diagnostic
 from engine.hcl import ast as A
-from engine.hcl.source import Range
 from engine.lang.eval_diag import start_range
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep, PathStep
 from engine.plugin.protocol import AttributeDiagnostic
+from engine.source import Range
 from engine.values import NUMBER, STRING, Value
 
 

@@ -40,8 +40,9 @@ def expand(scope: ModuleScope, call: Any) -> tuple[str, list[Instance], Diagnost
         else:
             try:
                 conv = convert(plain, NUMBER)
-                if not isinstance(conv.v, int):
-                    raise ConversionError("must be a whole number")
+                if not isinstance(conv.v, int) or not -(2**63) <= conv.v < 2**63:
+                    raise ConversionError("value must be a whole number, between "
+                                          "-9223372036854775808 and 9223372036854775807")
                 n = conv.v
                 if n < 0:
                     problem = (

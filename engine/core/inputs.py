@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.conditions import ERROR, FAIL, Reporter, check_rules
 from engine.diags import Diagnostics, error
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import SENSITIVE, Value, null, unknown
 from engine.values.convert import ConversionError, convert
 

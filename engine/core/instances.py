@@ -117,8 +117,10 @@ class InstanceTree:
         plan_phase: bool,
         values: ResourceValues | None = None,
         expander: Expander | None = None,
+        destroying: bool = False,
     ) -> None:
         self.config = config
+        self.destroying = destroying
         self.expander: Expander = expander or expand
         self.cwd = cwd
         self.plan_phase = plan_phase
@@ -142,6 +144,8 @@ class InstanceTree:
             return self._module_object(mi, name)
 
         def resource_value(mode: str, rtype: str, name: str) -> Value:
+            if self.destroying and mode == "managed":
+                return self._destroying_value(mi, cfg, rtype, name)
             return self.values.value(mi, mode, rtype, name)
 
         scope = ModuleScope(
@@ -152,6 +156,23 @@ class InstanceTree:
         self._configs[mi] = cfg
         self._scopes[mi] = scope
         self._by_module.setdefault(mi.module(), []).append(mi)
+
+    def _destroying_value(self, mi: ModuleInstance, cfg: Any, rtype: str, name: str) -> Value:
+        """A managed resource in a destroy plan, as terraform's evaluator gives it: every
+        instance is planned for deletion and no longer counts, so a resource with `count` is
+        an empty tuple, one with `for_each` an empty object, and a single one unknown. This
+        is what lets `concat(aws_x.this.*.id, [""])[0]` in a module output evaluate to "" while
+        everything is being destroyed. Values the walk did record (none, in a destroy plan)
+        win."""
+        recorded = self.values.value(mi, "managed", rtype, name)
+        if recorded is not UNKNOWN_DYNAMIC:
+            return recorded
+        res = cfg.module.managed_resources.get(f"{rtype}.{name}")
+        if res is not None and res.count is not None:
+            return tuple_([])
+        if res is not None and res.for_each is not None:
+            return object_({})
+        return UNKNOWN_DYNAMIC
 
     def scope(self, mi: ModuleInstance) -> ModuleScope:
         return self._scopes[mi]

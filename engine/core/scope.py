@@ -9,7 +9,7 @@ references the expression makes and gives it exactly the roots it needs:
 - `module`: the outputs of the child module calls it refers to (see `engine.core.modules`);
 - `path` (`module`, `root`, `cwd`) and `terraform` (`workspace`: the name given to the scope,
   else the process's selected workspace, set once per invocation by the CLI through
-  `select_workspace`, else "default").
+  `engine.core.workspace.select_workspace`, else "default").
 
 In the plan phase (`plan_phase`), impure functions such as `timestamp()` give unknown values.
 
@@ -25,12 +25,13 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.configs.exprs import variables as expr_traversals
+from engine.core.workspace import selected_workspace
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.ast import Expr, TraverseAttr, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang import evaluate
 from engine.lang.context import EvalContext
 from engine.lang.functions import function_table
+from engine.source import Range
 from engine.values import STRING, UNKNOWN_DYNAMIC, Value, object_, string
 
 # Builds the object of a child module call's outputs; given the call name and the range of
@@ -45,21 +46,6 @@ ResourceValueFn = Callable[[str, str, str], Value]
 # Roots a caller supplies through `extra` (never looked up as resource types).
 _EXTRA_ROOTS = frozenset({"count", "each", "self"})
 
-# The workspace `terraform.workspace` names when a scope is given none: the CLI selects it
-# once per invocation (engine.cli.meta), before any walk starts; worker threads only read it.
-_selected_workspace = "default"
-
-
-def select_workspace(name: str) -> None:
-    """Make `name` the workspace that scopes built without an explicit one evaluate
-    `terraform.workspace` to."""
-    global _selected_workspace
-    _selected_workspace = name
-
-
-def selected_workspace() -> str:
-    """The workspace set by `select_workspace` ("default" until then)."""
-    return _selected_workspace
 
 
 class ModuleScope:
@@ -86,7 +72,7 @@ class ModuleScope:
         self.input_values = input_values
         self.module_outputs = module_outputs
         self.module_label = module_label
-        self.workspace = workspace if workspace is not None else _selected_workspace
+        self.workspace = workspace if workspace is not None else selected_workspace()
         self.plan_phase = plan_phase
         self._functions = function_table(os.path.join(cwd, module_path))
         self._locals: dict[str, Value] = {}
@@ -103,8 +89,7 @@ class ModuleScope:
 
     def override_function(self, name: str, fn: Any) -> None:
         """Use `fn` for function `name` in this scope (the planner's `plantimestamp`)."""
-        self._functions = dict(self._functions)
-        self._functions[name] = fn
+        self._functions = self._functions.with_function(name, fn)
 
     def set_input(self, name: str, value: Value) -> None:
         """Set (or replace) the value of input variable `name` (a module call's argument)."""
@@ -190,9 +175,15 @@ class ModuleScope:
     def eval_context(
         self, exprs: list[Expr], extra: dict[str, Value] | None = None
     ) -> tuple[EvalContext, Diagnostics]:
-        """An evaluation context with exactly the roots `exprs` refer to (plus `extra`)."""
+        """An evaluation context with exactly the roots `exprs` refer to (plus `extra`).
+
+        The roots in `extra` are local to the expressions (`count`, `each`, a `dynamic`
+        block's iterator, …) and shadow the module's names as an HCL child context does:
+        `versioning.value` inside `dynamic "versioning"` is the iterator, never a reference to
+        a resource of type "versioning"."""
         diags = Diagnostics()
         roots: dict[str, Value] = dict(extra or {})
+        local_roots = frozenset(roots)
         locals_needed: dict[str, Value] = {}
         modules_needed: dict[str, Value] = {}
         managed_root: dict[str, dict[str, Value]] = {}
@@ -202,6 +193,8 @@ class ModuleScope:
             root = trav[0]
             assert isinstance(root, TraverseRoot)
             name = root.name
+            if name in local_roots:
+                continue
             attr = trav[1] if len(trav) > 1 and isinstance(trav[1], TraverseAttr) else None
             rng = root.range if attr is None else root.range.to(attr.range)
             if extra and name in extra:

@@ -30,11 +30,11 @@ from engine.getproviders.versions import (
     parse_constraints,
     parse_version,
 )
+from engine.gocompat.json import quote as go_quote
 from engine.hcl.ast import Block
-from engine.states.gojson import quote as go_quote
+from engine.version import TERRAFORM_VERSION
 
 LOCK_FILE = ".terraform.lock.hcl"
-TERRAFORM_VERSION = "1.11.4"
 HEADER = (
     '# This file is maintained automatically by "terraform init".\n'
     "# Manual edits may be lost in future updates.\n"

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 class Severity(enum.Enum):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.diags.diagnostic import Diagnostic
-from engine.hcl.source import Range
+from engine.source import Range
 
 # Finds the "in resource "x" "y"" context for a range; the hcl package registers one so that
 # this module need not import the parser.

@@ -1,12 +1,5 @@
-"""Provider installation: versions and constraints, filesystem mirrors, package hashes, the
-installer behind `init`, and `installed_provider` for launching installed providers.
-
-The planner's entry point is `installed_provider(workdir, provider_addr) -> (path | None,
-Diagnostics)` (engine.getproviders.installed).
-"""
+"""Where providers come from: versions and constraints (go-versions semantics), filesystem
+mirrors and their sources, and package hashes (`h1:`, `zh:`). The installer that uses them
+and the lock file is `engine.providercache`."""
 
 from __future__ import annotations
-
-from engine.getproviders.installed import find_executable, installed_provider
-
-__all__ = ["find_executable", "installed_provider"]

@@ -54,3 +54,9 @@ def plan_steps(
         TargetsStep(list(targets or []), destroy),
         CycleStep(),
     ]
+
+
+def validate_steps() -> list[Step]:
+    """The steps of terraform's validate graph: the configuration's objects, their
+    references, module expansion and providers, then the cycle check (no state)."""
+    return [ConfigStep(), ReferencesStep(), ModuleExpansionStep(), ProviderStep(), CycleStep()]

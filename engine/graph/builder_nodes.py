@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.addrs import Module
+from engine.addrs import AbsResourceInstance, Module
+from engine.graph.digraph import DiGraph, ancestors
 
 RESOURCE, LOCAL, VAR, OUTPUT, CALL, CHECK = "resource", "local", "var", "output", "call", "check"
 PROVIDER = "provider"
@@ -39,3 +40,18 @@ class Node:
     @property
     def is_data(self) -> bool:
         return self.kind == RESOURCE and self.name.startswith("data.")
+
+
+def static_node(addr: AbsResourceInstance) -> Node:
+    """The resource node of the static graph that instance `addr` expands from."""
+    return Node(RESOURCE, addr.module.module(), str(addr.resource))
+
+
+def resource_dependencies(static: DiGraph) -> dict[Node, set[Node]]:
+    """For each resource node, the resource nodes it depends on, directly or through
+    locals, variables, outputs and module calls."""
+    out: dict[Node, set[Node]] = {}
+    for n in static.nodes:
+        if isinstance(n, Node) and n.kind == RESOURCE:
+            out[n] = {a for a in ancestors(static, n) if a.kind == RESOURCE}
+    return out

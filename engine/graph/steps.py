@@ -21,8 +21,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from engine.addrs import (
     AbsProviderConfig,
     AbsResource,
@@ -32,6 +30,7 @@ from engine.addrs import (
     parse_module_instance,
 )
 from engine.addrs import Provider as ProviderAddr
+from engine.configs.exprs import expr_as_keyword
 from engine.configs.exprs import variables as expr_traversals
 from engine.configs.refs import (
     DATA,
@@ -47,13 +46,14 @@ from engine.graph.builder_nodes import CALL, CHECK, OUTPUT, PROVIDER, RESOURCE, 
 from engine.graph.builder_nodes import LOCAL as LOCAL_NODE
 from engine.graph.builder_nodes import VAR as VAR_NODE
 from engine.graph.dag import check_acyclic
+from engine.graph.digraph import DiGraph, ancestors, descendants
 from engine.graph.provider_resolution import (
     not_present,
     provider_map,
     requested_addr,
     resolve_resource,
 )
-from engine.hcl.ast import Body, Expr, Traversal
+from engine.hcl.ast import Block, Body, Expr, Traversal
 
 
 @dataclass(slots=True)
@@ -65,7 +65,7 @@ class GraphBuild:
     target)."""
 
     config: Any
-    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    graph: DiGraph = field(default_factory=DiGraph)
     objects: dict[Node, Any] = field(default_factory=dict)
     configs: dict[Module, Any] = field(default_factory=dict)
     refresh_only: set[Node] = field(default_factory=set)
@@ -97,12 +97,64 @@ def provider_node(addr: AbsProviderConfig) -> Node:
 
 
 # ------------------------------------------------------------------ expressions of objects
-def body_exprs(body: Body) -> Iterator[Expr]:
-    """Every expression in a body, nested blocks (and `dynamic` blocks) included."""
+def body_traversals(body: Body, bound: frozenset[str] = frozenset()) -> Iterator[Traversal]:
+    """Every reference in a body, nested blocks included, as terraform's reference analysis
+    sees it: inside a `dynamic` block's `content` (and `labels`), its iterator (the block's
+    label or its `iterator` argument) is a local name, not a reference."""
     for attr in body.attributes.values():
-        yield attr.expr
+        yield from expr_traversals(attr.expr, bound)
     for blk in body.blocks:
-        yield from body_exprs(blk.body)
+        yield from block_traversals(blk, bound)
+
+
+def block_traversals(blk: Block, bound: frozenset[str] = frozenset()) -> Iterator[Traversal]:
+    """The references of one nested block (see body_traversals)."""
+    if blk.type != "dynamic" or not blk.labels:
+        yield from body_traversals(blk.body, bound)
+        return
+    name = blk.labels[0]
+    it = blk.body.attributes.get("iterator")
+    if it is not None:
+        name = expr_as_keyword(it.expr) or name
+    inner = bound | {name}
+    for aname, attr in blk.body.attributes.items():
+        if aname != "iterator":
+            yield from expr_traversals(attr.expr, bound if aname == "for_each" else inner)
+    for nested in blk.body.blocks:
+        yield from block_traversals(nested, inner)
+
+
+def resource_traversals(res: Any, skip: Iterable[Expr] = ()) -> Iterator[Traversal]:
+    """The references of a resource block that order it: `count`/`for_each`, its
+    configuration (less Terraform's own blocks), `replace_triggered_by` and its conditions,
+    less the expressions in `skip`; `dynamic` block iterators are left out (see
+    body_traversals)."""
+    skipped = {id(e) for e in skip}
+    for e in _resource_meta_exprs(res):
+        if id(e) not in skipped:
+            yield from expr_traversals(e)
+    for attr_name, attr in res.config.attributes.items():
+        if attr_name not in ("count", "for_each", "provider", "depends_on"):
+            yield from expr_traversals(attr.expr)
+    for blk in res.config.blocks:
+        if blk.type not in ("lifecycle", "provisioner", "connection"):
+            yield from block_traversals(blk)
+    for e in _resource_rule_exprs(res):
+        if id(e) not in skipped:
+            yield from expr_traversals(e)
+
+
+def _resource_meta_exprs(res: Any) -> Iterator[Expr]:
+    if res.count is not None:
+        yield res.count
+    if res.for_each is not None:
+        yield res.for_each
+
+
+def _resource_rule_exprs(res: Any) -> Iterator[Expr]:
+    yield from res.lifecycle.replace_triggered_by
+    yield from _rule_exprs(res.preconditions)
+    yield from _rule_exprs(res.postconditions)
 
 
 def _rule_exprs(rules: Iterable[Any]) -> Iterator[Expr]:
@@ -113,31 +165,12 @@ def _rule_exprs(rules: Iterable[Any]) -> Iterator[Expr]:
             yield r.error_message
 
 
-def resource_exprs(res: Any) -> Iterator[Expr]:
-    """The expressions of a resource block whose references order it."""
-    if res.count is not None:
-        yield res.count
-    if res.for_each is not None:
-        yield res.for_each
-    for attr_name, attr in res.config.attributes.items():
-        if attr_name not in ("count", "for_each", "provider", "depends_on"):
-            yield attr.expr
-    for blk in res.config.blocks:
-        if blk.type in ("lifecycle", "provisioner", "connection"):
-            continue
-        yield from body_exprs(blk.body)
-    yield from res.lifecycle.replace_triggered_by
-    yield from _rule_exprs(res.preconditions)
-    yield from _rule_exprs(res.postconditions)
-
-
 def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal]]:
     """(module the references resolve in, traversals) of one node's object."""
     travs: list[Traversal] = []
     module = node.module
     if node.kind == RESOURCE:
-        for e in resource_exprs(obj):
-            travs.extend(expr_traversals(e))
+        travs.extend(resource_traversals(obj))
         travs.extend(obj.depends_on)
     elif node.kind == LOCAL_NODE:
         travs.extend(expr_traversals(obj.expr))
@@ -166,8 +199,7 @@ def _object_refs(node: Node, obj: Any, cfg: Any) -> tuple[Module, list[Traversal
         for e in _rule_exprs(obj.asserts):
             travs.extend(expr_traversals(e))
     elif node.kind == PROVIDER:
-        for e in body_exprs(obj.config):
-            travs.extend(expr_traversals(e))
+        travs.extend(body_traversals(obj.config))
     return module, travs
 
 
@@ -324,11 +356,11 @@ class TargetsStep:
             doomed: set[Node] = set(targeted)
             refreshed: set[Node] = set(targeted)
             for n in targeted:
-                doomed |= nx.descendants(g, n)
-                refreshed |= nx.ancestors(g, n)
+                doomed |= descendants(g, n)
+                refreshed |= ancestors(g, n)
             keep = doomed | refreshed
             for n in doomed:
-                keep |= {a for a in nx.ancestors(g, n) if a.kind != RESOURCE}
+                keep |= {a for a in ancestors(g, n) if a.kind != RESOURCE}
             build.refresh_only = {n for n in refreshed - doomed if n.kind == RESOURCE}
             build.destroy_unrefreshed = {n for n in doomed - refreshed if n.kind == RESOURCE}
             build.graph = g.subgraph(keep).copy()
@@ -336,10 +368,10 @@ class TargetsStep:
         for n in g.nodes:
             if self.matches(n) and n not in keep:
                 keep.add(n)
-                keep |= nx.ancestors(g, n)
+                keep |= ancestors(g, n)
         for n in g.nodes:
             if n.kind == OUTPUT and not n.module.names and n not in keep:
-                anc = nx.ancestors(g, n)
+                anc = ancestors(g, n)
                 if any(a.kind == RESOURCE for a in anc) and all(
                     a in keep or a.kind != RESOURCE for a in anc
                 ):

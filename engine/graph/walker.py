@@ -1,6 +1,6 @@
 """The concurrent graph walk: run every node once its dependencies are done.
 
-`walk(graph, callback)` visits an acyclic networkx DiGraph (edge `u -> v`: `v` depends on
+`walk(graph, callback)` visits an acyclic DiGraph (edge `u -> v`: `v` depends on
 `u`) with a ready-queue scheduler: nodes whose dependencies have all finished run on a thread
 pool, at most `parallelism` at once. Each callback returns Diagnostics; a node with an error
 diagnostic (or whose callback raised) has failed, and everything that depends on it, directly
@@ -21,10 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from engine.diags import Diagnostics, error
 from engine.graph.dag import Name, check_acyclic
+from engine.graph.digraph import DiGraph
 from engine.graph.signals import StopController
 
 DEFAULT_PARALLELISM = 10
@@ -64,7 +63,7 @@ def _run(callback: Callback, node: Hashable, name: Name) -> Diagnostics:
 
 
 def walk(
-    graph: nx.DiGraph,
+    graph: DiGraph,
     callback: Callback,
     parallelism: int = DEFAULT_PARALLELISM,
     stop: StopController | None = None,

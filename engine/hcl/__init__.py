@@ -6,9 +6,9 @@ Entry points return `(tree, Diagnostics)` and never raise on bad input:
 - `parse_template(text, filename)`: a bare template such as a `templatefile` file.
 - `parse_json_file(text, filename)`: `.tf.json`/`.tfvars.json`, into the same tree types.
 
-The names are loaded lazily: `engine.diags` imports `engine.hcl.source`, so this package
-must not import the diagnostics package while it is itself being initialised. The block
-context finder (`context.block_context`) is registered with the diagnostic renderer when
+The names are loaded lazily, so importing `engine.hcl` (or one of its light modules such as
+`ast`) does not pay for the parser. Positions (`Range`, `Pos`, `SourceFile`) live below in
+`engine.source`, shared with `engine.diags`. The block context finder (`context.block_context`) is registered with the diagnostic renderer when
 the first file is parsed, which is the first moment it can find anything.
 """
 

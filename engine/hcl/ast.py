@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.hcl.source import Range, SourceFile
+from engine.source import Range, SourceFile
 
 
 # ---------------------------------------------------------------------------------- traversals

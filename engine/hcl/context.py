@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 
 from engine.hcl.ast import Block, File
-from engine.hcl.source import Range, SourceFile
+from engine.source import Range, SourceFile
 
 _files: weakref.WeakKeyDictionary[SourceFile, list[tuple[int, int, str]]] = (
     weakref.WeakKeyDictionary()

@@ -62,7 +62,7 @@ from engine.hcl.lexer import (
     TEMPLATE_SEQ_END,
     lex,
 )
-from engine.hcl.source import SourceFile
+from engine.source import SourceFile
 
 
 @dataclass(slots=True)

@@ -29,7 +29,7 @@ from engine.hcl.ast import (
     TupleConsExpr,
 )
 from engine.hcl.lexer import EOF, MODE_TEMPLATE, lex
-from engine.hcl.source import Range, SourceFile
+from engine.source import Range, SourceFile
 from engine.values import FALSE, TRUE, null, number, string
 
 _WS = re.compile(r"[ \t\r\n]*")

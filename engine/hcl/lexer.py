@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.hcl.source import Range, SourceFile
+from engine.source import Range, SourceFile
 
 # ------------------------------------------------------------------------------- token kinds
 OBRACE, CBRACE, OBRACK, CBRACK, OPAREN, CPAREN = 1, 2, 3, 4, 5, 6

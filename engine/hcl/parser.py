@@ -9,6 +9,7 @@ function here returns what it could parse plus diagnostics; none raises on bad i
 from __future__ import annotations
 
 from engine.diags import Diagnostic, Diagnostics, error
+from engine.gocompat.strconv import quote as go_quote
 from engine.hcl.ast import Attribute, Block, Body, Comment, Expr, File
 from engine.hcl.gcpause import paused_cyclic_gc
 from engine.hcl.lexer import (
@@ -30,10 +31,11 @@ from engine.hcl.lexer import (
     check_invalid_tokens,
     lex,
 )
-from engine.hcl.parser_expr import ExprParser, _between
+from engine.hcl.parser_base import between
+from engine.hcl.parser_expr import ExprParser
 from engine.hcl.parser_template import parse_template_inner
-from engine.hcl.source import Range, SourceFile
 from engine.hcl.template_literal import decode_literal
+from engine.source import Range, SourceFile
 
 _ARG_OR_BLOCK = "Argument or block definition required"
 _UNCLOSED_BLOCK_DETAIL = (
@@ -71,7 +73,7 @@ class Parser(ExprParser):
                         diags.append(
                             error(
                                 "Attribute redefined",
-                                f"The argument {_go_quote(item.name)} was already set at "
+                                f"The argument {go_quote(item.name)} was already set at "
                                 f"{existing.name_range}. Each argument may be set only once.",
                                 item.name_range,
                             )
@@ -109,7 +111,7 @@ class Parser(ExprParser):
         return Body(
             attrs,
             blocks,
-            _between(start, end_rng),
+            between(start, end_rng),
             Range(self.file, end_rng.end_offset, end_rng.end_offset),
         )
 
@@ -157,10 +159,10 @@ class Parser(ExprParser):
                 error(
                     "Argument definition required",
                     "A single-line block definition can contain only a single argument. If you "
-                    f"meant to define argument {_go_quote(name)}, use an equals sign to assign it "
+                    f"meant to define argument {go_quote(name)}, use an equals sign to assign it "
                     "a value. To define a nested block, place it on a line of its own within its "
                     "parent block.",
-                    _between(ident, nrng),
+                    between(ident, nrng),
                 )
             )
         else:
@@ -198,12 +200,12 @@ class Parser(ExprParser):
                                 "Argument definitions must be separated by newlines, not "
                                 "commas. " + detail
                             )
-                        diags.append(error(summary, detail, erng, _between(ident, erng)))
+                        diags.append(error(summary, detail, erng, between(ident, erng)))
                     self.recover_after_body_item()
                 else:
                     self.read()
         return Attribute(
-            self.tok_text(ij), expr, _between(ident, end_rng), ident, self.rng(ej)
+            self.tok_text(ij), expr, between(ident, end_rng), ident, self.rng(ej)
         )
 
     def finish_block(self, ij: int) -> Block:
@@ -230,7 +232,7 @@ class Parser(ExprParser):
                 label_ranges.append(self.rng(j))
                 continue
             trng = self.rng(j)
-            ctx = _between(ident, trng)
+            ctx = between(ident, trng)
             if k == EQUAL:
                 diags.append(
                     error(
@@ -313,7 +315,7 @@ class Parser(ExprParser):
                                 "Unclosed configuration block",
                                 _UNCLOSED_BLOCK_DETAIL,
                                 ob_rng,
-                                _between(ident, ob_rng),
+                                between(ident, ob_rng),
                             )
                         )
                     else:
@@ -338,12 +340,12 @@ class Parser(ExprParser):
                         "Missing newline after block definition",
                         "A block definition must end with a newline.",
                         erng,
-                        _between(ident, erng),
+                        between(ident, erng),
                     )
                 )
             self.recover_after_body_item()
         if body is None:
-            body = Body({}, [], _between(ob_rng, cb_rng), cb_rng)
+            body = Body({}, [], between(ob_rng, cb_rng), cb_rng)
         return Block(block_type, labels, body, ident, label_ranges, ob_rng, cb_rng)
 
     def parse_quoted_string_literal(self) -> tuple[str, Range]:
@@ -375,7 +377,7 @@ class Parser(ExprParser):
                         f'Template sequences are not allowed in this string. To include a '
                         f'literal "{which}", double it (as "{which}{which}") to escape it.',
                         trng,
-                        _between(open_rng, trng),
+                        between(open_rng, trng),
                     )
                 )
                 out.append(which + "{ ... }")
@@ -387,7 +389,7 @@ class Parser(ExprParser):
                         "Unterminated string literal",
                         "Unable to find the closing quote mark before the end of the file.",
                         trng,
-                        _between(open_rng, trng),
+                        between(open_rng, trng),
                     )
                 )
                 end_rng = trng
@@ -397,18 +399,13 @@ class Parser(ExprParser):
                     "Invalid string literal",
                     "This item is not valid in a string literal.",
                     trng,
-                    _between(open_rng, trng),
+                    between(open_rng, trng),
                 )
             )
             self.recover(CQUOTE)
             end_rng = trng
             break
-        return "".join(out), _between(open_rng, end_rng)
-
-
-def _go_quote(s: str) -> str:
-    """Go's %q for an identifier-like string."""
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return "".join(out), between(open_rng, end_rng)
 
 
 def _comments(file: SourceFile, kinds: list[int], starts: list[int], ends: list[int]) -> list[Comment]:

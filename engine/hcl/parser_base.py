@@ -5,12 +5,18 @@ a `#`/`//` comment that swallowed its newline reads as a NEWLINE token (with the
 range) while newlines are significant. Whether newlines are significant is a stack:
 brackets, parentheses and template sequences push "ignore", object constructors push
 "include".
+
+`ParserBase` is abstract in one method, `parse_expression`: the sub-parsers of `for`
+expressions and templates (parser_for, parser_template) call back into it without importing
+the expression parser (parser_expr), which imports them.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from engine.diags import Diagnostic
-from engine.hcl.ast import LiteralValueExpr
+from engine.hcl.ast import Expr, LiteralValueExpr
 from engine.hcl.lexer import (
     CBRACE,
     CBRACK,
@@ -19,6 +25,7 @@ from engine.hcl.lexer import (
     CPAREN,
     CQUOTE,
     EOF,
+    IDENT,
     NEWLINE,
     NIL,
     OBRACE,
@@ -31,7 +38,7 @@ from engine.hcl.lexer import (
     TEMPLATE_SEQ_END,
     Tokens,
 )
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import DYNAMIC, UNKNOWN, Value
 
 _OPPOSITE = {
@@ -47,7 +54,14 @@ def opposite(kind: int) -> int:
     return _OPPOSITE.get(kind, NIL)
 
 
-class ParserBase:
+def between(a: Range, b: Range) -> Range:
+    """HCL's RangeBetween: from the earlier start to the later end."""
+    s = a.start_offset if a.start_offset <= b.start_offset else b.start_offset
+    e = a.end_offset if a.end_offset >= b.end_offset else b.end_offset
+    return Range(a.file, s, e)
+
+
+class ParserBase(ABC):
     """Cursor over a token stream; `pj` is the index of the token last peeked."""
 
     def __init__(self, tokens: Tokens) -> None:
@@ -68,6 +82,14 @@ class ParserBase:
         self.nl = True
         self.recovery = False
         self.diags: list[Diagnostic] = []
+
+    @abstractmethod
+    def parse_expression(self) -> Expr:
+        """A full expression at the cursor (the conditional level)."""
+
+    def is_keyword(self, word: str) -> bool:
+        """Whether the next significant token is the identifier `word`."""
+        return self.peek() == IDENT and self.tok_text(self.pj) == word
 
     # -- peeking ------------------------------------------------------------------------------
     def peek(self) -> int:

@@ -77,8 +77,8 @@ from engine.hcl.lexer import (
     STAR,
     number_text_ok,
 )
-from engine.hcl.parser_base import ParserBase, placeholder
-from engine.hcl.source import Range
+from engine.hcl.parser_base import ParserBase, between, placeholder
+from engine.source import Range
 from engine.values import DYNAMIC, FALSE, NUMBER, TRUE, UNKNOWN, Value, null, number, string
 
 _PREC: dict[int, int] = {
@@ -93,20 +93,13 @@ _NULL = null()
 _DYNAMIC_UNKNOWN = Value(DYNAMIC, UNKNOWN)
 
 
-def _between(a: Range, b: Range) -> Range:
-    """HCL's RangeBetween: from the earlier start to the later end."""
-    s = a.start_offset if a.start_offset <= b.start_offset else b.start_offset
-    e = a.end_offset if a.end_offset >= b.end_offset else b.end_offset
-    return Range(a.file, s, e)
-
-
 def _extend(expr: Expr, step: TraverseStep, rng: Range) -> Expr:
     """HCL's makeRelativeTraversal: append a static step to a traversal expression."""
     if isinstance(expr, (ScopeTraversalExpr, RelativeTraversalExpr)):
         expr.traversal = (*expr.traversal, step)
-        expr.range = _between(expr.range, rng)
+        expr.range = between(expr.range, rng)
         return expr
-    return RelativeTraversalExpr(expr, (step,), _between(expr.range, rng))
+    return RelativeTraversalExpr(expr, (step,), between(expr.range, rng))
 
 
 class ExprParser(ParserBase):
@@ -139,7 +132,7 @@ class ExprParser(ParserBase):
                     "The conditional operator (...?...:...) requires a false expression, "
                     "delimited by a colon.",
                     colon,
-                    _between(start, colon),
+                    between(start, colon),
                 )
             )
             return cond
@@ -149,7 +142,7 @@ class ExprParser(ParserBase):
         if self.recovery and len(diags) > n2:
             return cond
         start = cond.range
-        return ConditionalExpr(cond, true_expr, false_expr, _between(start, false_expr.range))
+        return ConditionalExpr(cond, true_expr, false_expr, between(start, false_expr.range))
 
     def parse_binary(self, min_prec: int) -> Expr:
         """Binary operators of precedence `min_prec` and higher, left-associative."""
@@ -169,7 +162,7 @@ class ExprParser(ParserBase):
             rhs = self.parse_binary(prec + 1)
             if self.recovery and len(diags) > n0:
                 return lhs
-            lhs = BinaryOpExpr(_OP_TEXT[k], lhs, rhs, _between(lhs.range, rhs.range), self.rng(j))
+            lhs = BinaryOpExpr(_OP_TEXT[k], lhs, rhs, between(lhs.range, rhs.range), self.rng(j))
             k = self.peek()
             prec = prec_of(k)
         return lhs
@@ -201,7 +194,7 @@ class ExprParser(ParserBase):
                     self.read()
                     text = self.tok_text(aj)
                     num_rng = self.rng(aj)
-                    rng = _between(dot, num_rng)
+                    rng = between(dot, num_rng)
                     if "." in text:
                         first, _, second = text.partition(".")
                         diags.append(
@@ -226,7 +219,7 @@ class ExprParser(ParserBase):
                             self.rng(aj),
                         )
                     )
-                    ret = placeholder(_between(source.range, dot))
+                    ret = placeholder(between(source.range, dot))
                     self.recovery = True
             elif k == OBRACK:
                 _, oj = self.read_tok()
@@ -246,10 +239,10 @@ class ExprParser(ParserBase):
                                 self.rng(cj),
                             )
                         )
-                    marker = _between(open_rng, self.rng(cj))
+                    marker = between(open_rng, self.rng(cj))
                     item = AnonSymbolExpr(marker)
                     each = self.parse_traversals(item)
-                    ret = SplatExpr(ret, each, item, _between(source.range, each.range), marker)
+                    ret = SplatExpr(ret, each, item, between(source.range, each.range), marker)
                 else:
                     self.push_nl(False)
                     n0 = len(diags)
@@ -268,13 +261,13 @@ class ExprParser(ParserBase):
                                 )
                             )
                     self.pop_nl()
-                    rng = _between(open_rng, self.rng(cj))
+                    rng = between(open_rng, self.rng(cj))
                     if isinstance(key, LiteralValueExpr):
                         ret = _extend(ret, TraverseIndex(key.value, rng), rng)
                     elif isinstance(key, TemplateExpr) and key.is_string_literal:
                         ret = _extend(ret, TraverseIndex(_template_literal_value(key), rng), rng)
                     else:
-                        ret = IndexExpr(ret, key, _between(source.range, rng), rng)
+                        ret = IndexExpr(ret, key, between(source.range, rng), rng)
             else:
                 return ret
 
@@ -305,9 +298,9 @@ class ExprParser(ParserBase):
                             marker,
                         )
                     )
-                    steps.append(TraverseIndex(_DYNAMIC_UNKNOWN, _between(d, self.rng(nj))))
+                    steps.append(TraverseIndex(_DYNAMIC_UNKNOWN, between(d, self.rng(nj))))
                 else:
-                    steps.append(TraverseIndex(self.number_value(nj), _between(d, self.rng(nj))))
+                    steps.append(TraverseIndex(self.number_value(nj), between(d, self.rng(nj))))
                 last = self.rng(nj)
                 continue
             if nk != IDENT:
@@ -332,14 +325,14 @@ class ExprParser(ParserBase):
                 self.recovery = True
                 break
             self.read()
-            steps.append(TraverseAttr(self.tok_text(nj), _between(d, self.rng(nj))))
+            steps.append(TraverseAttr(self.tok_text(nj), between(d, self.rng(nj))))
             last = self.rng(nj)
-        item = AnonSymbolExpr(_between(dot, marker))
+        item = AnonSymbolExpr(between(dot, marker))
         each: Expr = item
         if steps:
-            each = RelativeTraversalExpr(item, tuple(steps), _between(first, last))
+            each = RelativeTraversalExpr(item, tuple(steps), between(first, last))
         return SplatExpr(
-            ret, each, item, _between(source.range, last), _between(dot, marker), legacy=True
+            ret, each, item, between(source.range, last), between(dot, marker), legacy=True
         )
 
     # -- terms ----------------------------------------------------------------------------------
@@ -395,7 +388,7 @@ class ExprParser(ParserBase):
             operand = self.parse_with_traversals()
             op_rng = self.rng(j)
             return UnaryOpExpr(
-                "-" if k == MINUS else "!", operand, _between(op_rng, operand.range), op_rng
+                "-" if k == MINUS else "!", operand, between(op_rng, operand.range), op_rng
             )
         if not self.recovery:
             if k == EOF:
@@ -448,7 +441,7 @@ class ExprParser(ParserBase):
         closer = CQUOTE if k == OQUOTE else CHEREDOC
         flush = k == OHEREDOC and self.text.startswith("<<-", self.starts[j])
         exprs, passthru, _ = parse_template_inner(self, closer, flush)
-        rng = _between(self.rng(j), self.prev_range())
+        rng = between(self.rng(j), self.prev_range())
         if passthru:
             return TemplateWrapExpr(exprs[0], rng)
         return TemplateExpr(exprs, rng)
@@ -469,13 +462,13 @@ class ExprParser(ParserBase):
                     "Unbalanced parentheses",
                     "Expected a closing parenthesis to terminate the expression.",
                     close,
-                    _between(self.rng(j), close),
+                    between(self.rng(j), close),
                 )
             )
             self.recovery = True
         _, cj = self.read_tok()
         self.pop_nl()
-        return ParenthesesExpr(expr, _between(self.rng(j), self.rng(cj)))
+        return ParenthesesExpr(expr, between(self.rng(j), self.rng(cj)))
 
     def finish_function_call(self, name_j: int) -> Expr:
         diags = self.diags
@@ -493,11 +486,11 @@ class ExprParser(ParserBase):
                         "Function scope resolution symbol :: must be followed by a function "
                         "name in this scope.",
                         nrng,
-                        _between(name_rng, nrng),
+                        between(name_rng, nrng),
                     )
                 )
                 self.recover_over(OPAREN)
-                return placeholder(_between(name_rng, nrng))
+                return placeholder(between(name_rng, nrng))
             name = name + "::" + self.tok_text(nj)
             name_end = self.ends[nj]
             ok, oj = self.read_tok()
@@ -510,11 +503,11 @@ class ExprParser(ParserBase):
                     "Function selector must be followed by an open parenthesis to begin the "
                     "function call.",
                     open_rng,
-                    _between(name_rng, open_rng),
+                    between(name_rng, open_rng),
                 )
             )
             self.recover_over(OPAREN)
-            return placeholder(_between(name_rng, open_rng))
+            return placeholder(between(name_rng, open_rng))
 
         args: list[Expr] = []
         expand_final = False
@@ -547,7 +540,7 @@ class ExprParser(ParserBase):
                                 "An expanded function argument (with ...) must be immediately "
                                 "followed by closing parentheses.",
                                 srng,
-                                _between(name_rng, srng),
+                                between(name_rng, srng),
                             )
                         )
                     close_j = self.recover(CPAREN)
@@ -562,7 +555,7 @@ class ExprParser(ParserBase):
                             "There is no closing parenthesis for this function call before the "
                             "end of the file. This may be caused by incorrect parenthesis "
                             "nesting elsewhere in this file.",
-                            _between(name_rng, open_rng),
+                            between(name_rng, open_rng),
                         )
                     )
                 else:
@@ -573,7 +566,7 @@ class ExprParser(ParserBase):
                             "A comma is required to separate each function argument from the "
                             "next.",
                             srng,
-                            _between(name_rng, srng),
+                            between(name_rng, srng),
                         )
                     )
                 close_j = self.recover(CPAREN)
@@ -587,22 +580,19 @@ class ExprParser(ParserBase):
             name,
             args,
             expand_final,
-            _between(full_name_rng, close_rng),
+            between(full_name_rng, close_rng),
             full_name_rng,
             open_rng,
             close_rng,
         )
 
     # -- collections ----------------------------------------------------------------------------
-    def _is_keyword(self, word: str) -> bool:
-        return self.peek() == IDENT and self.tok_text(self.pj) == word
-
     def parse_tuple_cons(self) -> Expr:
         _, oj = self.read_tok()
         open_rng = self.rng(oj)
         self.push_nl(False)
         try:
-            if self._is_keyword("for"):
+            if self.is_keyword("for"):
                 from engine.hcl.parser_for import finish_for_expr
 
                 return finish_for_expr(self, oj)
@@ -640,13 +630,13 @@ class ExprParser(ParserBase):
                                     "Missing item separator",
                                     "Expected a comma to mark the beginning of the next item.",
                                     nrng,
-                                    _between(open_rng, nrng),
+                                    between(open_rng, nrng),
                                 )
                             )
                     cj = self.recover(CBRACK)
                     break
                 self.read()
-            return TupleConsExpr(exprs, _between(open_rng, self.rng(cj)), open_rng)
+            return TupleConsExpr(exprs, between(open_rng, self.rng(cj)), open_rng)
         finally:
             self.pop_nl()
 
@@ -654,7 +644,7 @@ class ExprParser(ParserBase):
         _, oj = self.read_tok()
         open_rng = self.rng(oj)
         self.push_nl(False)
-        is_for = self._is_keyword("for")
+        is_for = self.is_keyword("for")
         self.pop_nl()
         if is_for:
             from engine.hcl.parser_for import finish_for_expr
@@ -688,7 +678,7 @@ class ExprParser(ParserBase):
             if nk != EQUAL and nk != COLON:
                 if not self.recovery:
                     nrng = self.rng(self.pj)
-                    ctx = _between(open_rng, nrng)
+                    ctx = between(open_rng, nrng)
                     if nk in (NEWLINE, COMMA):
                         diags.append(
                             error(
@@ -747,13 +737,13 @@ class ExprParser(ParserBase):
                                 "Expected a newline or comma to mark the beginning of the next "
                                 "attribute.",
                                 nrng,
-                                _between(open_rng, nrng),
+                                between(open_rng, nrng),
                             )
                         )
                 cj = self.recover(CBRACE)
                 break
             self.read()
-        return ObjectConsExpr(items, _between(open_rng, self.rng(cj)), open_rng)
+        return ObjectConsExpr(items, between(open_rng, self.rng(cj)), open_rng)
 
 
 def _unterminated_object(open_rng: Range) -> Any:

@@ -7,21 +7,15 @@ placeholder is returned in place of the whole expression.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.diags import error
 from engine.hcl.ast import Expr, ForExpr
 from engine.hcl.lexer import CBRACE, CBRACK, COLON, COMMA, ELLIPSIS, FATARROW, IDENT, OBRACE
-from engine.hcl.parser_base import placeholder
-from engine.hcl.parser_expr import _between
-
-if TYPE_CHECKING:
-    from engine.hcl.parser_expr import ExprParser
+from engine.hcl.parser_base import ParserBase, between, placeholder
 
 _SUMMARY = "Invalid 'for' expression"
 
 
-def finish_for_expr(p: ExprParser, open_j: int) -> Expr:
+def finish_for_expr(p: ParserBase, open_j: int) -> Expr:
     """Parse a for-expression whose opening bracket (token `open_j`) was read and whose
     `for` keyword is next."""
     p.push_nl(False)
@@ -31,17 +25,17 @@ def finish_for_expr(p: ExprParser, open_j: int) -> Expr:
         p.pop_nl()
 
 
-def _fail(p: ExprParser, open_j: int, close_kind: int, detail: str) -> Expr:
+def _fail(p: ParserBase, open_j: int, close_kind: int, detail: str) -> Expr:
     open_rng = p.rng(open_j)
     if not p.recovery:
         p.peek()
         nrng = p.rng(p.pj)
-        p.diags.append(error(_SUMMARY, detail, nrng, _between(open_rng, nrng)))
+        p.diags.append(error(_SUMMARY, detail, nrng, between(open_rng, nrng)))
     cj = p.recover(close_kind)
-    return placeholder(_between(open_rng, p.rng(cj)))
+    return placeholder(between(open_rng, p.rng(cj)))
 
 
-def _finish(p: ExprParser, open_j: int) -> Expr:
+def _finish(p: ParserBase, open_j: int) -> Expr:
     diags = p.diags
     p.read()  # "for"
     make_obj = p.kinds[open_j] == OBRACE
@@ -62,7 +56,7 @@ def _finish(p: ExprParser, open_j: int) -> Expr:
             )
         _, vj = p.read_tok()
         val_name = p.tok_text(vj)
-    if not p._is_keyword("in"):
+    if not p.is_keyword("in"):
         return _fail(
             p,
             open_j,
@@ -74,7 +68,7 @@ def _finish(p: ExprParser, open_j: int) -> Expr:
     coll = p.parse_expression()
     if p.recovery and len(diags) > n0:
         cj = p.recover(close_kind)
-        return placeholder(_between(open_rng, p.rng(cj)))
+        return placeholder(between(open_rng, p.rng(cj)))
     if p.peek() != COLON:
         return _fail(
             p, open_j, close_kind, "For expression requires a colon after the collection expression."
@@ -90,7 +84,7 @@ def _finish(p: ExprParser, open_j: int) -> Expr:
         val_expr = p.parse_expression()
     if p.recovery and len(diags) > n1:
         cj = p.recover(close_kind)
-        return placeholder(_between(open_rng, p.rng(cj)))
+        return placeholder(between(open_rng, p.rng(cj)))
 
     group = False
     ellipsis_j = -1
@@ -99,13 +93,13 @@ def _finish(p: ExprParser, open_j: int) -> Expr:
         group = True
 
     cond: Expr | None = None
-    if p._is_keyword("if"):
+    if p.is_keyword("if"):
         p.read()
         n2 = len(diags)
         cond = p.parse_expression()
         if p.recovery and len(diags) > n2:
             cj = p.recover(close_kind)
-            return placeholder(_between(open_rng, p.rng(cj)))
+            return placeholder(between(open_rng, p.rng(cj)))
 
     if p.peek() == close_kind:
         _, cj = p.read_tok()
@@ -117,12 +111,12 @@ def _finish(p: ExprParser, open_j: int) -> Expr:
                     _SUMMARY,
                     "Extra characters after the end of the 'for' expression.",
                     nrng,
-                    _between(open_rng, nrng),
+                    between(open_rng, nrng),
                 )
             )
         cj = p.recover(close_kind)
     close_rng = p.rng(cj)
-    whole = _between(open_rng, close_rng)
+    whole = between(open_rng, close_rng)
 
     if not make_obj:
         if key_expr is not None:

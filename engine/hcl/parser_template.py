@@ -8,9 +8,10 @@ and merging adjacent literals, those are folded into the expression tree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.diags import error
+from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Expr, LiteralValueExpr, TemplateExpr, TemplateForExpr, TemplateIfExpr
 from engine.hcl.lexer import (
     COLON,
@@ -25,14 +26,10 @@ from engine.hcl.lexer import (
     TEMPLATE_INTERP,
     TEMPLATE_SEQ_END,
 )
-from engine.hcl.parser_base import placeholder
-from engine.hcl.parser_expr import _between
-from engine.hcl.source import Range
+from engine.hcl.parser_base import ParserBase, between, placeholder
 from engine.hcl.template_literal import decode_literal
+from engine.source import Range
 from engine.values import string
-
-if TYPE_CHECKING:
-    from engine.hcl.parser_expr import ExprParser
 
 # Template token tags. A template token is a list: [tag, payload..., range].
 LIT, INTERP, IF, FOR, ENDCTL, END = "lit", "interp", "if", "for", "endctl", "end"
@@ -40,7 +37,7 @@ _KEYWORDS = ("if", "for", "else", "endif", "endfor")
 
 
 def parse_template_inner(
-    p: ExprParser, end: int, flush: bool
+    p: ParserBase, end: int, flush: bool
 ) -> tuple[list[Expr], bool, Range]:
     """Parse template content up to the `end` token; returns (parts, passthru, range).
 
@@ -60,7 +57,7 @@ def _strip_trailing(parts: list[list[Any]], can_trim_prev: bool) -> None:
         parts[-1][1] = parts[-1][1].rstrip()
 
 
-def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
+def _parse_parts(p: ParserBase, end: int) -> tuple[list[list[Any]], Range]:
     diags = p.diags
     parts: list[list[Any]] = []
     start_rng = p.next_range()
@@ -112,7 +109,7 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
                                 "processed as part of another language? If so, you can escape "
                                 'it by starting with "$${" instead of just "${".',
                                 crng,
-                                _between(start_rng, crng),
+                                between(start_rng, crng),
                             )
                         )
                     elif (ck in (CQUOTE, OQUOTE)) and end == CQUOTE:
@@ -136,7 +133,7 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
                                 "token. If this is an embedded sequence for another language, "
                                 'escape it by starting with "$${" instead of just "${".',
                                 crng,
-                                _between(start_rng, crng),
+                                between(start_rng, crng),
                             )
                         )
                 p.recover(TEMPLATE_SEQ_END)
@@ -145,7 +142,7 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
                 if text[p.starts[cj]] == "~":
                     ltrim_next = True
             p.pop_nl()
-            parts.append([INTERP, expr, _between(p.rng(j), p.rng(cj))])
+            parts.append([INTERP, expr, between(p.rng(j), p.rng(cj))])
         elif k == TEMPLATE_CONTROL:
             if p.ends[j] - p.starts[j] == 3:  # "%{~"
                 _strip_trailing(parts, can_trim_prev)
@@ -160,7 +157,7 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
                         "Unterminated template string",
                         "No closing marker was found for the string.",
                         nrng,
-                        _between(start_rng, nrng),
+                        between(start_rng, nrng),
                     )
                 )
             fj = p.recover(end)
@@ -171,10 +168,10 @@ def _parse_parts(p: ExprParser, end: int) -> tuple[list[list[Any]], Range]:
         at = start_rng.start_offset
         parts.append([LIT, "", at, at])
     parts.append([END, end_rng])
-    return parts, _between(start_rng, end_rng)
+    return parts, between(start_rng, end_rng)
 
 
-def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: Range) -> bool:
+def _parse_directive(p: ParserBase, j: int, parts: list[list[Any]], start_rng: Range) -> bool:
     """After `%{`: the keyword and its clause. Returns whether the closer was `~}`."""
     diags = p.diags
     open_rng = p.rng(j)
@@ -189,7 +186,7 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
                     'A template directive keyword ("if", "for", etc) is expected at the '
                     "beginning of a %{ sequence.",
                     krng,
-                    _between(open_rng, krng),
+                    between(open_rng, krng),
                 )
             )
         p.recover(TEMPLATE_SEQ_END)
@@ -198,9 +195,9 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
     kw = p.tok_text(kj)
     if kw == "if":
         cond = p.parse_expression()
-        parts.append([IF, cond, _between(open_rng, p.next_range())])
+        parts.append([IF, cond, between(open_rng, p.next_range())])
     elif kw in ("else", "endif", "endfor"):
-        parts.append([ENDCTL, kw, _between(open_rng, p.next_range())])
+        parts.append([ENDCTL, kw, between(open_rng, p.next_range())])
     elif kw == "for":
         key_name: str | None = None
         if p.peek() != IDENT:
@@ -232,7 +229,7 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
                 return False
             _, vj = p.read_tok()
             val_name = p.tok_text(vj)
-        if not p._is_keyword("in"):
+        if not p.is_keyword("in"):
             if not p.recovery:
                 diags.append(
                     error(
@@ -245,10 +242,10 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
             return False
         p.read()
         coll = p.parse_expression()
-        parts.append([FOR, key_name, val_name, coll, _between(open_rng, p.next_range())])
+        parts.append([FOR, key_name, val_name, coll, between(open_rng, p.next_range())])
     else:
         if not p.recovery:
-            suggestion = _name_suggestion(kw)
+            suggestion = name_suggestion(kw, _KEYWORDS)
             extra = f' Did you mean "{suggestion}"?' if suggestion else ""
             krng = p.rng(kj)
             diags.append(
@@ -256,7 +253,7 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
                     "Invalid template control keyword",
                     f'"{kw}" is not a valid template control keyword.{extra}',
                     krng,
-                    _between(open_rng, krng),
+                    between(open_rng, krng),
                 )
             )
         p.recover(TEMPLATE_SEQ_END)
@@ -271,7 +268,7 @@ def _parse_directive(p: ExprParser, j: int, parts: list[list[Any]], start_rng: R
                     f"Extra characters in {kw} marker",
                     "Expected a closing brace to end the sequence, but found extra characters.",
                     crng,
-                    _between(start_rng, crng),
+                    between(start_rng, crng),
                 )
             )
         p.recover(TEMPLATE_SEQ_END)
@@ -323,7 +320,7 @@ def _meld(parts: list[list[Any]]) -> None:
 class _TreeBuilder:
     """Folds template tokens into expressions (HCL's templateParser)."""
 
-    def __init__(self, p: ExprParser, parts: list[list[Any]]) -> None:
+    def __init__(self, p: ParserBase, parts: list[list[Any]]) -> None:
         self.p = p
         self.parts = parts
         self.pos = 0
@@ -434,9 +431,9 @@ class _TreeBuilder:
             if_exprs.append(self._empty(open_rng.end_offset))
         if not else_exprs:
             else_exprs.append(self._empty(endif_rng.start_offset))
-        true_t = TemplateExpr(if_exprs, _between(if_exprs[0].range, if_exprs[-1].range))
-        false_t = TemplateExpr(else_exprs, _between(else_exprs[0].range, else_exprs[-1].range))
-        return TemplateIfExpr(open_tok[1], true_t, false_t, _between(open_rng, endif_rng))
+        true_t = TemplateExpr(if_exprs, between(if_exprs[0].range, if_exprs[-1].range))
+        false_t = TemplateExpr(else_exprs, between(else_exprs[0].range, else_exprs[-1].range))
+        return TemplateIfExpr(open_tok[1], true_t, false_t, between(open_rng, endif_rng))
 
     def parse_for(self) -> Expr:
         open_tok = self.read()
@@ -482,25 +479,9 @@ class _TreeBuilder:
             body.append(self.parse_expr())
         if not body:
             body.append(self._empty(open_rng.end_offset))
-        content = TemplateExpr(body, _between(body[0].range, body[-1].range))
+        content = TemplateExpr(body, between(body[0].range, body[-1].range))
         return TemplateForExpr(
-            open_tok[1], open_tok[2], open_tok[3], content, _between(open_rng, endfor_rng)
+            open_tok[1], open_tok[2], open_tok[3], content, between(open_rng, endfor_rng)
         )
 
 
-def _levenshtein(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
-
-
-def _name_suggestion(given: str) -> str:
-    """The first directive keyword within edit distance 2 of `given` (HCL's nameSuggestion)."""
-    for candidate in _KEYWORDS:
-        if _levenshtein(given, candidate) < 3:
-            return candidate
-    return ""

@@ -10,31 +10,12 @@ from __future__ import annotations
 import re
 
 from engine.diags import Diagnostic, error
-from engine.hcl.source import Range, SourceFile
+from engine.gocompat.strconv import quote as go_quote
+from engine.source import Range, SourceFile
 
 _QUOTED_SEQ = re.compile(r"\\(?:u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|[\s\S])?|\$\$\{|%%\{")
 _BARE_SEQ = re.compile(r"\$\$\{|%%\{")
 _SIMPLE = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
-
-
-def _go_quote(s: str) -> str:
-    """Go's %q of a short string (enough for escape selector characters)."""
-    out = ['"']
-    for ch in s:
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def decode_literal(
@@ -99,7 +80,7 @@ def decode_literal(
             diags.append(
                 error(
                     "Invalid escape sequence",
-                    f"The symbol {_go_quote(seq[1:])} is not a valid escape sequence selector.",
+                    f"The symbol {go_quote(seq[1:])} is not a valid escape sequence selector.",
                     rng,
                 )
             )

@@ -21,11 +21,11 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.configs.loader import load_module
+from engine.configs.loader import load_module, recursive_call
 from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostics, error
-from engine.states.gojson import go_syntax_error
+from engine.gocompat.json_syntax import go_syntax_error
 
 MANIFEST = os.path.join(".terraform", "modules", "modules.json")
 _REGISTRY = re.compile(r"^([a-zA-Z0-9.-]+\.[a-zA-Z]+(:\d+)?/)?[0-9A-Za-z_-]+/[0-9A-Za-z_-]+/[0-9a-z]+(//.*)?$")
@@ -87,10 +87,11 @@ def _remote_error(name: str, mc: ModuleCall, say: Callable[[str], None], key: st
 
 def _walk(
     module: Module, rel_dir: str, path: tuple[str, ...], root_dir: str, out: ModuleInstall,
-    say: Callable[[str], None],
+    say: Callable[[str], None], ancestors: tuple[str, ...] = (),
 ) -> None:
     if len(path) >= _MAX_DEPTH:
         return
+    ancestors = (*ancestors, os.path.realpath(os.path.join(root_dir, rel_dir)))
     for name in sorted(module.module_calls):
         mc = module.module_calls[name]
         if not getattr(mc, "source_ok", True):
@@ -112,14 +113,21 @@ def _walk(
                 )
             )
             continue
+        if os.path.realpath(directory) in ancestors:
+            out.diags.append(recursive_call(name, mc, _where(mc)))
+            continue
         child, diags = load_module(directory)
         out.diags.extend(diags)
         out.records.append(ModuleRecord(key, mc.source, child_rel))
-        _walk(child, child_rel, child_path, root_dir, out, say)
+        _walk(child, child_rel, child_path, root_dir, out, say, ancestors)
 
 
 def install_modules(root_dir: str, say: Callable[[str], None]) -> ModuleInstall:
-    """Walk and record the module tree under `root_dir` (see the module docstring)."""
+    """Walk and record the module tree under `root_dir` (see the module docstring).
+    Diagnostics name files relative to the current directory when `root_dir` is it, as
+    terraform's do."""
+    if os.path.abspath(root_dir) == os.getcwd():
+        root_dir = "."
     root, diags = load_module(root_dir)
     out = ModuleInstall(root, [ModuleRecord("", "", ".")], diags)
     if diags.has_errors:

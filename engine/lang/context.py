@@ -11,7 +11,7 @@ Child scopes are cheap: `child(**vars)` allocates one small object and inherits 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from engine.values import Value
@@ -33,12 +33,12 @@ class EvalContext:
     def __init__(
         self,
         variables: dict[str, Value] | None = None,
-        functions: dict[str, Function] | None = None,
+        functions: Mapping[str, Function] | None = None,
         parent: EvalContext | None = None,
         plan_phase: bool | None = None,
     ) -> None:
         self.variables: dict[str, Value] = variables if variables is not None else {}
-        self.functions: dict[str, Function] | None = functions
+        self.functions: Mapping[str, Function] | None = functions
         self.parent = parent
         if plan_phase is None:
             plan_phase = parent.plan_phase if parent is not None else False

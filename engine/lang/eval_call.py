@@ -11,11 +11,11 @@ function through `engine.lang.functions.base.call`. Every failure becomes HCL's 
 from __future__ import annotations
 
 from engine.diags import Diagnostic, ExpressionValue
+from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl import ast as A
 from engine.lang.context import EvalContext
 from engine.lang.eval_core import DISPATCH, NO_DIAGS, Result, ev, has_errors
 from engine.lang.eval_diag import diag, start_range
-from engine.lang.eval_traversal import name_suggestion
 from engine.lang.eval_values import ConversionFailed, convert
 from engine.lang.functions.base import Function, FunctionError, Param, call
 from engine.lang.functions.special import SPECIAL, LazyImpl

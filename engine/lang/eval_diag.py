@@ -10,14 +10,14 @@ values compactly; unknown and sensitive values only when the error is caused by 
 from __future__ import annotations
 
 from engine.diags import Diagnostic, ExpressionValue, error
+from engine.gocompat.strconv import quote as go_quote
 from engine.hcl import ast as A
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang.context import EvalContext
 from engine.lang.eval_traversal import traverse_abs
 from engine.lang.references import references
+from engine.source import Range
 from engine.values import BOOL, DYNAMIC, NUMBER, STRING, UNKNOWN, Value
-from engine.values.format import go_quote
 from engine.values.numbers import format_g10
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.diags import Diagnostic, error
+from engine.gocompat.levenshtein import name_suggestion
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang.context import EvalContext
 from engine.lang.eval_values import ConversionFailed, convert
+from engine.source import Range
 from engine.values import (
     DYNAMIC,
     NUMBER,
@@ -218,21 +219,3 @@ def traverse_abs(traversal: Traversal, ctx: EvalContext | None) -> tuple[Value, 
     return traverse_rel(val, traversal[1:])
 
 
-def name_suggestion(given: str, candidates: list[str]) -> str:
-    """HCL's did-you-mean: the first candidate within Levenshtein distance 2, else ""."""
-    for cand in candidates:
-        if _levenshtein(given, cand) < 3:
-            return cand
-    return ""
-
-
-def _levenshtein(a: str, b: str) -> int:
-    if a == b:
-        return 0
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]

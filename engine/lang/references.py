@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from engine.hcl import ast as A
 from engine.hcl.ast import Traversal
-from engine.hcl.source import Range
+from engine.source import Range
 
 Reference = tuple[Traversal, Range]
 

@@ -29,7 +29,6 @@ from engine.configs import Config
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.depsfile.locks import Locks
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.getproviders.installed import package_problem
 from engine.getproviders.versions import (
     ConstraintError,
     Selection,
@@ -38,6 +37,7 @@ from engine.getproviders.versions import (
     parse_constraints,
     parse_version,
 )
+from engine.providercache.installed import package_problem
 from engine.states.state import State
 
 __all__ = ["check_before_plan", "plugin_errors", "selection_errors", "state_provider_errors"]

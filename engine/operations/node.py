@@ -32,6 +32,7 @@ from engine.apply.applier import (
     set_outputs,
     step,
 )
+from engine.apply.graph import Op
 from engine.apply.node import (
     MemoryRecorder,
     NodeResult,
@@ -43,7 +44,6 @@ from engine.apply.node import (
 )
 from engine.configs import Config
 from engine.diags import Diagnostics, error
-from engine.graph.builder_apply import Op
 from engine.graph.signals import StopController
 from engine.graph.walker import walk
 from engine.operations.planfiles import snapshot_configuration

@@ -46,10 +46,11 @@ def read_lock_file(root: str) -> str | None:
 
 def with_base(state: State, base: StateFile | None) -> StateFile | None:
     """`state` as a snapshot of `base` (its lineage and serial); None when there is no base,
-    unless the plan put managed objects in it (`import` blocks): then a snapshot of no state
-    (lineage "", serial 0), which is stale once any state exists."""
+    unless the plan put objects in it (data sources read while planning, `import` blocks):
+    then a snapshot of no state (lineage "", serial 0), which is stale once any state exists.
+    The apply starts from it, as terraform's starts from the plan's prior state."""
     if base is None:
-        if not any(rs.mode == "managed" for rs in state.resources):
+        if not state.resources:
             return None
         return StateFile(state=state, lineage="", serial=0)
     return StateFile(state=state, lineage=base.lineage, serial=base.serial,
@@ -62,8 +63,13 @@ def snapshot_configuration(pf: PlanFile) -> tuple[Config, Diagnostics]:
     from engine.configs import load_config
 
     with tempfile.TemporaryDirectory(prefix="groundplan-plan-") as tmp:
+        # Module directories are relative to the root and may climb above it (`../../vpc`,
+        # as modules' own examples call them): the root goes deep enough below `tmp` that
+        # every recorded directory lands inside it.
+        ups = max((_climbs(mod.dir or ".") for mod in pf.config.modules.values()), default=0)
+        root = os.path.join(tmp, *(["r"] * ups)) if ups else tmp
         for mod in pf.config.modules.values():
-            directory = os.path.normpath(os.path.join(tmp, mod.dir or "."))
+            directory = os.path.normpath(os.path.join(root, mod.dir or "."))
             if not directory.startswith(tmp):
                 continue  # a snapshot never points outside its own tree
             os.makedirs(directory, exist_ok=True)
@@ -72,7 +78,22 @@ def snapshot_configuration(pf: PlanFile) -> tuple[Config, Diagnostics]:
                     fh.write(data)
         manifest = {key: (mod.dir or ".", mod.source_addr)
                     for key, mod in pf.config.modules.items() if key}
-        return load_config(tmp, manifest)
+        os.makedirs(root, exist_ok=True)
+        return load_config(root, manifest)
+
+
+def _climbs(directory: str) -> int:
+    """How many levels above the root a relative module directory reaches (`../../m`: 2)."""
+    if os.path.isabs(directory):
+        return 0
+    depth = deepest = 0
+    for part in directory.replace("\\", "/").split("/"):
+        if part == "..":
+            depth -= 1
+            deepest = min(deepest, depth)
+        elif part not in ("", "."):
+            depth += 1
+    return -deepest
 
 
 __all__ = [

@@ -68,7 +68,8 @@ class Inputs:
     warnings: Diagnostics = field(default_factory=Diagnostics)
 
 
-def load_configuration(working_dir: str, directory: str = ".") -> tuple[Config | None, Diagnostics]:
+def load_configuration(working_dir: str, directory: str = ".",
+                       version_first: bool = False) -> tuple[Config | None, Diagnostics]:
     """The configuration rooted at `directory` (None when it could not be loaded).
 
     As terraform, a modules.json it cannot decode and a dependency lock file it cannot read
@@ -80,7 +81,14 @@ def load_configuration(working_dir: str, directory: str = ".") -> tuple[Config |
     diags = check_manifest(working_dir)
     if diags.has_errors:
         return None, diags
-    config, diags = load_config(directory)
+    config, diags = load_config(os.path.join(working_dir, directory))
+    # Every module's `required_version`, as terraform's checkRequiredVersion: a configuration
+    # that loads but that this version does not satisfy gives only "Unsupported Terraform Core
+    # version" errors; with `version_first` (init) those errors win over load errors too.
+    if config is not None and (version_first or not diags.has_errors):
+        versions = config.check_core_versions()
+        if versions.has_errors:
+            return None, versions
     if diags.has_errors:
         return config, diags
     _, ldiags = load_locks(os.path.join(working_dir, LOCK_FILE))

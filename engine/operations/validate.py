@@ -36,18 +36,28 @@ def check_config(config: Config, cwd: str, registry: ProviderRegistry | None = N
     """Reference problems, then evaluation problems that are not repeats of them (or, for a
     configuration with resources and a `registry`, the resources' schema problems)."""
     from engine.configs.refcheck import check_references
+    from engine.graph.builder import build_graph, validate_steps
     from engine.plans.validate import resource_ref_check, validate_resources
+    from engine.plans.validate_eval import validate_expressions
     from engine.provisioners import validate_config_provisioners
 
     diags = Diagnostics()
     refs = check_references(config, resource_ref_check(registry) if registry else None)
     diags.extend(refs)
+    if not refs.has_errors:
+        # terraform's validate graph is built first: a cycle (between modules' variables
+        # and outputs, resources, locals) is the only error reported
+        _, cycles = build_graph(config, validate_steps())
+        if cycles.has_errors:
+            diags.extend(cycles)
+            return diags
     if _declares_resources(config):
+        evaluated, skip = validate_expressions(config, cwd)
         if registry is not None and not refs.has_errors:
-            diags.extend(validate_resources(config, registry))
+            diags.extend(validate_resources(config, registry, cwd, skip))
             diags.extend(validate_config_provisioners(config))
-        return diags
-    _, evaluated = evaluate_root(config, {}, cwd, for_validation=True)
+    else:
+        _, evaluated = evaluate_root(config, {}, cwd, for_validation=True)
     seen = {_key(d) for d in diags}
     for d in evaluated:
         if _key(d) in seen:

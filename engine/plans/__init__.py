@@ -2,15 +2,41 @@
 
 from __future__ import annotations
 
-from engine.plans.model import (
-    Action,
-    ActionReason,
-    Importing,
-    OutputChange,
-    Plan,
-    PlanMode,
-    ResourceInstanceChange,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.plans.model import (
+        Action,
+        ActionReason,
+        Importing,
+        OutputChange,
+        Plan,
+        PlanMode,
+        ResourceInstanceChange,
+    )
+
+# name -> (module, attribute): each re-export is imported on first use, so importing one
+# module of this package does not import the others.
+_LAZY: dict[str, tuple[str, str]] = {
+    "Action": ("engine.plans.model", "Action"),
+    "ActionReason": ("engine.plans.model", "ActionReason"),
+    "Importing": ("engine.plans.model", "Importing"),
+    "OutputChange": ("engine.plans.model", "OutputChange"),
+    "Plan": ("engine.plans.model", "Plan"),
+    "PlanMode": ("engine.plans.model", "PlanMode"),
+    "ResourceInstanceChange": ("engine.plans.model", "ResourceInstanceChange"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    entry = _LAZY.get(name)
+    if entry is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(entry[0]), entry[1])
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Action", "ActionReason", "Importing", "OutputChange", "Plan", "PlanMode",

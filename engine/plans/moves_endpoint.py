@@ -29,7 +29,7 @@ from engine.addrs import (
     parse_abs_resource_instance,
 )
 from engine.addrs.parse import split_steps
-from engine.hcl.source import Range
+from engine.source import Range
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from typing import Any
 
 from engine.addrs import AbsResource, AbsResourceInstance, AddressSyntaxError, ModuleInstance
 from engine.hcl.ast import TraverseIndex
-from engine.hcl.source import Range
 from engine.plans.moves_endpoint import MoveEndpoint, parse_rel, unify
+from engine.source import Range
 
 
 @dataclass(frozen=True, slots=True)

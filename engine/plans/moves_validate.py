@@ -22,9 +22,9 @@ from typing import Any
 
 from engine.addrs import AbsResource, AbsResourceInstance, Module, ModuleInstance
 from engine.diags import Diagnostics, error
-from engine.hcl.source import Range
 from engine.plans.moves_endpoint import ModuleCallRel, Rel
 from engine.plans.moves_statements import MoveStatement, statement_graph
+from engine.source import Range
 
 
 def start_string(rng: Range) -> str:

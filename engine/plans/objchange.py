@@ -17,7 +17,7 @@ callers build terraform's diagnostics around them. All values must be unmarked.
 from __future__ import annotations
 
 from engine.plugin.schema import Attribute, Block, Nesting
-from engine.values import Value
+from engine.values import Value, unknown
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
 from engine.values.value import UNKNOWN
 
@@ -41,6 +41,32 @@ def proposed_new(block: Block, prior: Value, config: Value) -> Value:
             out[name] = cv
             continue
         out[name] = _proposed_blocks(nb.block, nb.nesting, pv, cv)
+    return Value(ObjectType({k: v.type for k, v in out.items()}), out)
+
+
+def planned_data_object(block: Block, config: Value) -> Value:
+    """terraform's PlannedDataResourceObject: a data source read deferred to apply is planned
+    as its configuration with every computed attribute it leaves null unknown (proposedNew
+    over an entirely unknown prior), nested blocks likewise."""
+    if config.is_null or not config.is_known or not isinstance(config.v, dict):
+        return config
+    out: dict[str, Value] = {}
+    for name, cv in config.v.items():
+        attr = block.attributes.get(name)
+        nb = block.block_types.get(name)
+        if attr is not None:
+            out[name] = unknown(cv.type) if attr.computed and cv.is_null else cv
+        elif nb is None or not cv.is_known or cv.is_null:
+            out[name] = cv
+        elif nb.nesting in (Nesting.SINGLE, Nesting.GROUP):
+            out[name] = planned_data_object(nb.block, cv)
+        elif isinstance(cv.v, list):
+            out[name] = _rebuild(cv, [planned_data_object(nb.block, e) for e in cv.v])
+        elif isinstance(cv.v, dict):
+            out[name] = _rebuild(cv, {k: planned_data_object(nb.block, e)
+                                      for k, e in cv.v.items()})
+        else:
+            out[name] = cv
     return Value(ObjectType({k: v.type for k, v in out.items()}), out)
 
 

@@ -29,11 +29,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.diags import Diagnostics, error
+from engine.gocompat.json_syntax import go_syntax_error
 from engine.hcl.gcpause import paused_cyclic_gc
 from engine.plans.codec import CodecError, decode_plan, encode_plan
 from engine.plans.model import Plan
 from engine.states import StateFile, read_state, write_state
-from engine.states.gojson import go_syntax_error
 from engine.values.json import dumps, loads
 
 PLAN_MEMBER = "tfplan.json"

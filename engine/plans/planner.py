@@ -40,8 +40,8 @@ from engine.addrs import (
     parse_target,
 )
 from engine.checks import ChecksState, in_module
-from engine.checks.blocks import assert_check_block
 from engine.configs import Config
+from engine.core.check_asserts import assert_check_block
 from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error, warning
@@ -274,7 +274,7 @@ def make_plan(
         plan.errored = True
         return result
     tree = InstanceTree(config, dict(root.scope.input_values), cwd, plan_phase=True,
-                        expander=expand_resource)
+                        expander=expand_resource, destroying=destroying)
     result.tree = tree
     from engine.lang.functions.datetime import make_plantimestamp
 
@@ -315,15 +315,21 @@ def make_plan(
 
         diags.extend(forget_warning(plan.changes))
     imports.mark(plan.changes)
-    plan.drift = sorted(ctx.drift, key=lambda c: c.addr)
+    # terraform's destroy plan walks the state its pre-destroy refresh produced, so the walk
+    # itself sees no drift (and the destroy plan records none)
+    plan.drift = [] if destroying else sorted(ctx.drift, key=lambda c: c.addr)
     result.prior_state = ctx.refreshed.snapshot()
     result.prior_state.check_results = None  # as terraform: a plan walk starts checks afresh
     plan.output_changes = output_changes(tree, config, prev_state, options.mode,
                                          bool(targets))
     from engine.plans.planner_relevant import relevant_attributes
 
+    def module_output(mi: ModuleInstance, name: str) -> Value | None:
+        res = tree.output(mi, name)
+        return None if res is None else res.value
+
     result.relevant_attributes = list(relevant_attributes(
-        config, plan.changes, plan.output_changes, tree.instances))
+        config, plan.changes, plan.output_changes, tree.instances, module_output))
     from engine.plans.render_json_values import path_json
 
     plan.relevant_attributes = [(str(r), path_json(p)) for r, p in result.relevant_attributes]

@@ -157,7 +157,7 @@ class PlanContext:
                obj: ResourceInstanceObject) -> tuple[Value | None, Diagnostics]:
         return decode_object(b.provider, addr.resource.type, b.schema, obj,
                              data=addr.resource.mode.value == "data",
-                             direct=b.addr.provider.is_builtin)
+                             direct=b.addr.provider.is_builtin, addr=str(addr))
 
     # ------------------------------------------------------------------ results
     def add_change(self, change: ResourceInstanceChange) -> None:

@@ -75,9 +75,9 @@ def expand_resource(scope: ModuleScope, res: Any) -> tuple[str, list[Instance], 
         else:
             try:
                 conv = convert(plain, NUMBER)
-                if not isinstance(conv.v, int):
-                    raise ConversionError("value must be a whole number, between -2147483648 "
-                                          "and 2147483647")
+                if not isinstance(conv.v, int) or not -(2**63) <= conv.v < 2**63:
+                    raise ConversionError("value must be a whole number, between "
+                                          "-9223372036854775808 and 9223372036854775807")
                 if conv.v < 0:
                     problem = ('The given "count" argument value is unsuitable: must be '
                                "greater than or equal to zero.")

@@ -26,7 +26,7 @@ from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, Severity, error
 from engine.hcl.ast import Body
 from engine.plans.model import Action, ActionReason, ResourceInstanceChange
-from engine.plans.objchange import assert_plan_valid, proposed_new
+from engine.plans.objchange import assert_plan_valid, planned_data_object, proposed_new
 from engine.plans.planner_context import PlanContext, ProviderBinding
 from engine.plans.planner_lifecycle import (
     apply_ignore_changes,
@@ -262,8 +262,7 @@ def plan_data(
         reason = (ActionReason.READ_BECAUSE_DEPENDENCY_PENDING if plain.is_wholly_known()
                   else ActionReason.READ_BECAUSE_CONFIG_UNKNOWN)
         if ctx.mode.value == "normal":
-            after = _with_config_marks(proposed_new(block, null(block.implied_type()), plain),
-                                       config, b)
+            after = _with_config_marks(planned_data_object(block, plain), config, b)
             ctx.add_change(ResourceInstanceChange(
                 addr, b.addr, Action.READ, null(block.implied_type()), after,
                 action_reason=reason))

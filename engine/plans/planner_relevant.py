@@ -9,30 +9,36 @@ attribute path: the static attribute and index steps after the resource), and so
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.addrs import Module, ModuleInstance
 from engine.addrs.keys import key_str
 from engine.configs.exprs import variables as expr_traversals
 from engine.configs.refs import DATA, LOCAL, MANAGED, MODULE_CALL, MODULE_OUTPUT, VAR, parse_ref
-from engine.graph.steps import resource_exprs
+from engine.graph.steps import resource_traversals
 from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex
 from engine.plans.model import Action, OutputChange, ResourceInstanceChange
 from engine.plugin.paths import AttributePath
+from engine.values import Value
 
 
 def _traversals(module: Any, exprs: list[Any], seen_locals: set[str]) -> list[Traversal]:
+    return _through_locals(module, [t for e in exprs for t in expr_traversals(e)], seen_locals)
+
+
+def _through_locals(module: Any, travs: Iterable[Traversal], seen_locals: set[str]
+                    ) -> list[Traversal]:
+    """`travs` with each reference to a local value replaced by that local's references."""
     out: list[Traversal] = []
-    for e in exprs:
-        for trav in expr_traversals(e):
-            ref, _ = parse_ref(trav)
-            if ref is not None and ref.kind == LOCAL and ref.name in module.locals:
-                if ref.name not in seen_locals:
-                    seen_locals.add(ref.name)
-                    out.extend(_traversals(module, [module.locals[ref.name].expr], seen_locals))
-                continue
-            out.append(trav)
+    for trav in travs:
+        ref, _ = parse_ref(trav)
+        if ref is not None and ref.kind == LOCAL and ref.name in module.locals:
+            if ref.name not in seen_locals:
+                seen_locals.add(ref.name)
+                out.extend(_traversals(module, [module.locals[ref.name].expr], seen_locals))
+            continue
+        out.append(trav)
     return out
 
 
@@ -111,11 +117,13 @@ def relevant_attributes(
     changes: list[ResourceInstanceChange],
     outputs: list[OutputChange] | None = None,
     module_instances: Callable[[Module], list[ModuleInstance]] | None = None,
+    module_output: Callable[[ModuleInstance, str], Value | None] | None = None,
 ) -> list[tuple[str, AttributePath]]:
     """(address, attribute path) pairs, without duplicates, sorted by address. Root output
     changes other than no-op contribute their references (followed into child modules), and
     so does every output of every child module instance (`module_instances` lists them):
-    terraform plans those as changes each time."""
+    terraform plans those as changes each time, except an output whose value is null (a
+    no-op: null before, null after); `module_output` gives an instance's output value."""
     found: dict[tuple[str, str], tuple[str, AttributePath]] = {}
     done: set[tuple[ModuleInstance, str]] = set()
     for oc in outputs or []:
@@ -131,6 +139,9 @@ def relevant_attributes(
                 continue
             for mi in module_instances(Module(tuple(cfg.path))):
                 for decl in cfg.module.outputs.values():
+                    value = None if module_output is None else module_output(mi, decl.name)
+                    if value is not None and value.is_known and value.v is None:
+                        continue
                     if decl.expr is not None:
                         _add(found, mi, _traversals(cfg.module, [decl.expr], set()))
     for ch in changes:
@@ -144,9 +155,8 @@ def relevant_attributes(
         res = None if cfg is None else cfg.module.resource(str(ch.addr.resource))
         if res is None:
             continue
-        triggers = {id(e) for e in res.lifecycle.replace_triggered_by}
-        exprs = [e for e in resource_exprs(res) if id(e) not in triggers]
-        travs = _traversals(cfg.module, exprs, set())
+        travs = _through_locals(
+            cfg.module, resource_traversals(res, skip=res.lifecycle.replace_triggered_by), set())
         _add(found, ch.addr.module, travs)
         _var_refs(found, cfg, ch.addr.module, travs)
     return [found[k] for k in sorted(found)]

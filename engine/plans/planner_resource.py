@@ -19,10 +19,9 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance
 from engine.checks import in_module
-from engine.checks.blocks import record_check_data
+from engine.core.check_asserts import record_check_data
 from engine.diags import Diagnostics
-from engine.graph.builder_apply import static_node
-from engine.graph.builder_nodes import Node
+from engine.graph.builder_nodes import Node, static_node
 from engine.plans.model import Action, ActionReason, PlanMode, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext, provider_addr_for
 from engine.plans.planner_expand import expand_resource

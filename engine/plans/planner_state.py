@@ -23,12 +23,12 @@ from engine.addrs import (
     ResourceMode,
     parse_module_instance,
 )
-from engine.diags import Diagnostics
+from engine.diags import Diagnostics, error
+from engine.gocompat.json import RawNumber
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.protocol import Provider, UpgradeResourceStateRequest
 from engine.plugin.schema import Schema, mark_paths, mark_sensitive
 from engine.states.codec import encode_value
-from engine.states.gojson import RawNumber
 from engine.states.state import ResourceInstanceObject, State
 from engine.values import DYNAMIC, NUMBER, STRING, Type, Value, dumps, number, string
 from engine.values.json import JSONNumber
@@ -100,11 +100,20 @@ def decode_object(
     provider: Provider, type_name: str, schema: Schema, obj: ResourceInstanceObject,
     data: bool = False,
     direct: bool = False,
+    addr: str = "",
 ) -> tuple[Value | None, Diagnostics]:
     """The stored object as a Value of the schema's type (see module docstring); data
     source objects are decoded directly (they are never upgraded), and so are objects of an
     in-process provider (`direct`) already at the schema's version: its upgrade would only
-    decode them."""
+    decode them. An object of a newer schema version than the provider's is terraform's
+    "Resource instance managed by newer provider version" (naming `addr`)."""
+    if not data and obj.schema_version > schema.version:
+        implied = type_name.split("_", 1)[0]
+        return None, Diagnostics([error(
+            "Resource instance managed by newer provider version",
+            f"The current state of {addr or type_name} was created by a newer provider "
+            f"version than is currently selected. Upgrade the {implied} provider to work "
+            "with this state.")])
     if direct and obj.attributes is not None and obj.schema_version == schema.version:
         decoded_val, diags = _decode_direct(obj.attributes, schema)
         if decoded_val is not None:

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.gocompat.strconv import quote as go_quote
 from engine.plans.diff import CREATE, DELETE, NOOP, UPDATE, Diff
 from engine.plans.diff_change import Change
-from engine.values import go_quote
 
 SYMBOLS = {CREATE: "  +", DELETE: "  -", UPDATE: "  ~", NOOP: "   "}
 IMPORTANT = ("id", "name", "tags")

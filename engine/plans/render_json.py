@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.addrs import AbsResourceInstance, ModuleInstance, ResourceMode
+from engine.addrs.keys import key_sort
 from engine.plans.diff_schemas import Schemas, resource_schema
 from engine.plans.model import Action, OutputChange, Plan, ResourceInstanceChange
 from engine.plans.render_json_checks import checks_json
@@ -31,14 +32,20 @@ from engine.plans.render_json_values import (
 from engine.plugin.paths import AttributePath
 from engine.plugin.schema import Block
 from engine.states import OutputValue, State, StateFile
-from engine.states.state import TERRAFORM_VERSION
 from engine.values import Value
+from engine.version import TERRAFORM_VERSION
 
 FORMAT_VERSION = "1.2"
 
 
 def _sorted_changes(changes: Iterable[ResourceInstanceChange]) -> list[ResourceInstanceChange]:
-    return sorted(changes, key=lambda c: (c.addr.sort_key(), c.deposed_key or ""))
+    """In terraform's AbsResourceInstance.Less order: by module instance, data resources
+    before managed ones, then type, name, instance key (and deposed key)."""
+    def key(c: ResourceInstanceChange) -> tuple[object, ...]:
+        r = c.addr.resource
+        return (c.addr.module.sort_key(), 0 if r.mode is ResourceMode.DATA else 1, r.type,
+                r.name, key_sort(c.addr.key), c.deposed_key or "")
+    return sorted(changes, key=key)
 
 
 def _block(schemas: Schemas, c: ResourceInstanceChange) -> tuple[Block | None, int]:

@@ -236,11 +236,22 @@ def _module_json(node: Any, schemas: Schemas, providers: ProviderConfigs) -> dic
     return out
 
 
+def _provider_block(schemas: Schemas, full_name: str) -> Block | None:
+    """The provider's configuration schema, so its nested blocks (aws `endpoints`) render as
+    terraform renders them; None (attributes only) when the schema is not at hand."""
+    try:
+        ps = schemas.get(parse_provider_source(full_name))
+    except ValueError:
+        return None
+    schema = getattr(ps, "provider", None)
+    return getattr(schema, "block", None)
+
+
 def config_to_json(config: Any, schemas: Schemas) -> dict[str, Any]:
     """The `configuration` object for a loaded configuration tree."""
     providers = ProviderConfigs()
-    providers.collect(config, lambda body: {
-        a: expression_json(attr.expr) for a, attr in body.attributes.items()})
+    providers.collect(config, lambda body, full_name: body_expressions(
+        body, _provider_block(schemas, full_name)))
     root = _module_json(config, schemas, providers)
     out: dict[str, Any] = {}
     provider_config = providers.provider_config()

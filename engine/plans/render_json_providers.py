@@ -35,7 +35,8 @@ def _version(module: Any, local: str) -> str | None:
     rp = module.required_providers.get(local)
     if rp is None or rp.requirement is None:
         return None
-    return str(rp.requirement)
+    # terraform: the constraint as written (go-version's Constraints.String())
+    return rp.requirement.text
 
 
 @dataclass
@@ -69,7 +70,7 @@ class ProviderConfigs:
 
     def collect(self, node: Any, expressions: Any) -> None:
         """Entries for `node` and its descendants (parents before children).
-        `expressions(body)` renders a provider block's arguments."""
+        `expressions(body, full_name)` renders a provider block's arguments."""
         mod = node.module
         addr = node.path_str
         parent_addr = node.parent.path_str if node.parent is not None else None
@@ -81,7 +82,7 @@ class ProviderConfigs:
                 entry["alias"] = pc.alias
             if addr:
                 entry["module_address"] = addr
-            exprs = expressions(pc.config)
+            exprs = expressions(pc.config, entry["full_name"])
             if exprs:
                 entry["expressions"] = exprs
             version = _version(mod, pc.name)

@@ -2,7 +2,7 @@
 
 - `marshal(v)`: a wholly known value as JSON data (marks dropped, numbers exact: `int`, or
   `ExactNumber` for the others, which both `engine.values.json.dumps` and the CLI's
-  order-keeping `engine.states.gojson.dumps` write unquoted, as terraform writes numbers);
+  order-keeping `engine.gocompat.json.dumps` write unquoted, as terraform writes numbers);
 - `omit_unknowns(v)`: the value with unknowns removed from objects and maps and replaced by
   nulls in sequences (None when `v` itself is unknown);
 - `unknown_as_bool(v)`: `after_unknown`: `true` where unknown, objects keep only the non-false
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.gocompat.json import RawNumber
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.schema import Block, mark_sensitive
-from engine.states.gojson import RawNumber
 from engine.values import SENSITIVE, TupleType, Value
 from engine.values.json import JSONNumber, value_to_json
 from engine.values.types import ListType, MapType, ObjectType, SetType

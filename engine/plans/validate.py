@@ -10,11 +10,12 @@
   (module config, resource, steps after a reference to it) -> `static_validate_traversal` of
   the steps against the resource type's schema (nothing when the provider's schema is not
   available: the plan reports that).
-- `validate_resources(config, registry)`: each resource block of every module decoded against
+- `validate_resources(config, registry, cwd, skip)`: each resource block of every module decoded against
   its schema (Unsupported argument, Missing required argument, Unsupported block type, block
   counts, wrong types of arguments that need nothing else to be evaluated) and, when that
   succeeds, the provider's ValidateResourceConfig / ValidateDataResourceConfig on the decoded
-  object, whose unevaluated arguments are unknown — what `validate` reports for resources;
+  object, its arguments evaluated as the validate walk does (engine.plans.validate_eval); resource
+  types the provider does not have are "Invalid resource type" — what `validate` reports for resources;
   the provider's diagnostics point at the argument they name (engine.core.diag_paths).
   Each module's provider blocks are validated first (engine.plans.validate_providers); the
   resources of a provider configuration with errors are not validated, as in terraform.
@@ -26,32 +27,27 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.addrs import AbsProviderConfig
-from engine.configs.exprs import variables
 from engine.core.body import decode_body
 from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error, warning
+from engine.gocompat.strconv import quote as go_quote
 from engine.graph.steps import provider_addr_for
-from engine.hcl.ast import Expr, Traversal, TraverseAttr, TraverseIndex
+from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex
 from engine.lang.eval_traversal import traverse_rel
+from engine.plans.validate_eval import argument_evaluator, module_scope
 from engine.plans.validate_providers import validate_provider_blocks
 from engine.plugin.protocol import ValidateDataResourceConfigRequest, ValidateResourceConfigRequest
 from engine.plugin.registry import ProviderRegistry
 from engine.plugin.schema import Block, NestedBlock, Nesting, Schema
-from engine.values import UNKNOWN_DYNAMIC, Value
+from engine.values import Value
 from engine.values.value import UNKNOWN
 
 
 def _suggest(given: str, names: list[str]) -> str:
-    from engine.configs.syntax import name_suggestion
+    from engine.gocompat.levenshtein import name_suggestion
 
     s = name_suggestion(given, sorted(names))
-    return f" Did you mean {_go_quote(s)}?" if s else ""
-
-
-def _go_quote(s: str) -> str:
-    import json
-
-    return json.dumps(s, ensure_ascii=False)
+    return f" Did you mean {go_quote(s)}?" if s else ""
 
 
 def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
@@ -66,7 +62,7 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
         name = plain.v if plain is not None and isinstance(plain.v, str) else None
         if name is not None and name.isidentifier():
             detail = ("Only attribute access is allowed here. Did you mean to access attribute "
-                      f"{_go_quote(name)} using the dot operator?")
+                      f"{go_quote(name)} using the dot operator?")
         else:
             detail = "Only attribute access is allowed here, using the dot operator."
         diags.append(error("Invalid index operation", detail, step.range))
@@ -82,7 +78,7 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
         if attr.deprecated:
             diags.append(warning(
                 "Deprecated attribute",
-                f"The attribute {_go_quote(name)} is deprecated. Refer to the provider "
+                f"The attribute {go_quote(name)} is deprecated. Refer to the provider "
                 "documentation for details.", step.range))
         _val, diag = traverse_rel(Value(attr.implied_type(), UNKNOWN), after)
         if diag is not None:
@@ -96,7 +92,7 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
     diags.append(error(
         "Unsupported attribute",
         f"This object has no argument, nested block, or exported attribute named "
-        f"{_go_quote(name)}.{_suggest(name, names)}", step.range))
+        f"{go_quote(name)}.{_suggest(name, names)}", step.range))
     return diags
 
 
@@ -111,7 +107,7 @@ def _nested_traversal(type_name: str, nb: NestedBlock, steps: Traversal) -> Diag
     if nb.nesting is Nesting.SET:
         diags.append(error(
             "Cannot index a set value",
-            f"Block type {_go_quote(type_name)} is represented by a set of objects, and set "
+            f"Block type {go_quote(type_name)} is represented by a set of objects, and set "
             "elements do not have addressable keys. To find elements matching specific "
             'criteria, use a "for" expression with an "if" clause.', rng))
     elif nb.nesting is Nesting.LIST:
@@ -120,7 +116,7 @@ def _nested_traversal(type_name: str, nb: NestedBlock, steps: Traversal) -> Diag
         else:
             diags.append(error(
                 "Invalid operation",
-                f"Block type {_go_quote(type_name)} is represented by a list of objects, so it "
+                f"Block type {go_quote(type_name)} is represented by a list of objects, so it "
                 f"must be indexed using a numeric key, like .{type_name}[0].", rng))
     elif nb.nesting is Nesting.MAP:
         diags.extend(static_validate_traversal(nb.block, after))
@@ -136,6 +132,43 @@ def _schema(registry: ProviderRegistry, node: Any, res: Any) -> Schema | None:
     return table.get(res.type)
 
 
+def _schema_or_error(registry: ProviderRegistry, node: Any, res: Any, unavailable: set[Any]
+                     ) -> tuple[Schema | None, Diagnostics]:
+    """The schema of `res`'s type, or terraform's validate errors: the provider's own
+    (it failed to start or to give its schemas: reported once, in `unavailable` after), or
+    "Invalid resource type" / "Invalid data source" at the type label, with terraform's
+    suggestions."""
+    provider = provider_addr_for(node, res).provider
+    diags = Diagnostics()
+    if provider in unavailable:
+        return None, diags
+    resp, more = registry.schema(provider)
+    if resp is None:
+        unavailable.add(provider)
+        diags.extend(more)
+        return None, diags
+    data = res.mode == "data"
+    table, other = ((resp.data_sources, resp.resource_types) if data
+                    else (resp.resource_types, resp.data_sources))
+    schema = table.get(res.type)
+    if schema is not None:
+        return schema, diags
+    shown = provider.for_display()
+    if data:
+        summary, what = "Invalid data source", "data source"
+        hint = (f"\n\nDid you intend to use the managed resource type {go_quote(res.type)}? "
+                'If so, declare this using a "resource" block instead of a "data" block.')
+    else:
+        summary, what = "Invalid resource type", "resource type"
+        hint = (f"\n\nDid you intend to use the data source {go_quote(res.type)}? If so, "
+                'declare this using a "data" block instead of a "resource" block.')
+    if res.type not in other:
+        hint = _suggest(res.type, list(table)) if table else ""
+    diags.append(error(summary, f"The provider {shown} does not support {what} "
+                                f"{go_quote(res.type)}.{hint}", res.type_range))
+    return None, diags
+
+
 def resource_ref_check(registry: ProviderRegistry) -> Callable[[Any, Any, Traversal], Diagnostics]:
     """See the module docstring."""
 
@@ -146,23 +179,6 @@ def resource_ref_check(registry: ProviderRegistry) -> Callable[[Any, Any, Traver
     return check
 
 
-def _evaluator(base_dir: str) -> Callable[[Expr, dict[str, Value]], tuple[Value, Diagnostics]]:
-    """An argument's value as the validate walk sees it: expressions that refer to nothing
-    are evaluated (so their types are checked), everything else is unknown."""
-    from engine.lang.context import EvalContext
-    from engine.lang.eval import evaluate
-    from engine.lang.functions import function_table
-
-    ctx = EvalContext({}, function_table(base_dir), plan_phase=True)
-
-    def evaluate_arg(expr: Expr, _roots: dict[str, Value]) -> tuple[Value, Diagnostics]:
-        if list(variables(expr)):
-            return UNKNOWN_DYNAMIC, Diagnostics()
-        return evaluate(expr, ctx)
-
-    return evaluate_arg
-
-
 def _config_address(path: tuple[str, ...], res: Any) -> str:
     """The resource block's address in its static module path (`module.m.data.x.y`), as
     terraform's validate walk tags provider diagnostics with it."""
@@ -171,26 +187,34 @@ def _config_address(path: tuple[str, ...], res: Any) -> str:
     return f"{prefix}{mode}{res.type}.{res.name}"
 
 
-def validate_resources(config: Any, registry: ProviderRegistry) -> Diagnostics:
-    """See the module docstring. Provider instances started here are closed before it
-    returns."""
+def validate_resources(config: Any, registry: ProviderRegistry, cwd: str = ".",
+                       skip: frozenset[tuple[str, ...]] = frozenset()) -> Diagnostics:
+    """See the module docstring; arguments are evaluated as the validate walk does
+    (engine.plans.validate_eval), modules at the paths in `skip` (and below) are not
+    validated (their call's count or for_each failed). Provider instances started here
+    are closed before it returns."""
     diags = Diagnostics()
     instances: dict[Any, Any] = {}
     failed: set[AbsProviderConfig] = set()
+    unavailable: set[Any] = set()
     try:
         for node in config.walk():
-            evaluate_arg = _evaluator(node.source_dir or ".")
-            diags.extend(validate_provider_blocks(node, registry, instances, evaluate_arg,
-                                                  failed))
+            if any(node.path[: len(p)] == p for p in skip):
+                continue
+            scope = module_scope(node, cwd)
+            diags.extend(validate_provider_blocks(node, registry, instances,
+                                                  argument_evaluator(scope, None), failed))
             for res in node.module.all_resources():
                 if res.mode not in ("managed", "data"):
                     continue
                 if provider_addr_for(node, res) in failed:
                     continue
-                schema = _schema(registry, node, res)
+                schema, more = _schema_or_error(registry, node, res, unavailable)
+                diags.extend(more)
                 if schema is None:
                     continue
-                value, more = decode_body(res.config, schema.block, evaluate_arg,
+                value, more = decode_body(res.config, schema.block,
+                                          argument_evaluator(scope, res),
                                           subject=res.decl_range)
                 diags.extend(more)
                 if more.has_errors:

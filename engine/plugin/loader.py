@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.addrs import AddressSyntaxError, parse_abs_provider_config
 from engine.addrs import Provider as ProviderAddr
 from engine.diags import Diagnostics
-from engine.getproviders import installed_provider
-from engine.plugin.grpc_client import SchemaCache, grpc_provider_factory
 from engine.plugin.protocol import Provider
 from engine.plugin.registry import ProviderRegistry
+from engine.providercache import installed_provider
 from engine.states.state import State
+
+if TYPE_CHECKING:
+    from engine.plugin.grpc_client.schema_cache import SchemaCache
 
 __all__ = ["PluginRegistry", "needed_providers", "schema_cache_dir"]
 
@@ -84,7 +86,7 @@ class PluginRegistry(ProviderRegistry):
         super().__init__(working_dir)
         self.workdir = working_dir
         self._start_timeout = start_timeout
-        self._cache = SchemaCache(schema_cache_dir(working_dir))
+        self._cache: SchemaCache | None = None
         self._failed: dict[ProviderAddr, Diagnostics] = {}
         self._resolve_mu = threading.Lock()
 
@@ -100,6 +102,10 @@ class PluginRegistry(ProviderRegistry):
             if exe is None:
                 self._failed[provider] = diags
                 return Diagnostics(list(diags))
+            from engine.plugin.grpc_client import SchemaCache, grpc_provider_factory
+
+            if self._cache is None:
+                self._cache = SchemaCache(schema_cache_dir(self.workdir))
             self.register(provider, grpc_provider_factory(
                 str(provider), exe, schema_cache=self._cache, start_timeout=self._start_timeout))
             return diags

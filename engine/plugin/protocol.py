@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from engine.diags import Diagnostic, Diagnostics, Severity
-from engine.hcl.source import Range
 from engine.plugin.paths import AttributePath
 from engine.plugin.schema import Schema
+from engine.source import Range
 from engine.values import NULL_DYNAMIC, Value
 
 

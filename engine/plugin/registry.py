@@ -31,8 +31,7 @@ from engine.plugin.protocol import (
     ValidateProviderConfigRequest,
 )
 from engine.values import Value
-
-TERRAFORM_VERSION = "1.11.4"
+from engine.version import TERRAFORM_VERSION
 
 ProviderFactory = Callable[[], Provider]
 
@@ -69,12 +68,15 @@ class ProviderRegistry:
         with self._mu:
             return provider in self._factories
 
-    def _missing(self, provider: ProviderAddr) -> Diagnostics:
+    def missing_provider(self, provider: ProviderAddr, full_address: bool = False) -> Diagnostics:
+        """terraform's "Missing required provider" for a provider with no factory (naming it
+        by its full address, as terraform's validate does, with `full_address`)."""
+        shown = str(provider) if full_address else provider.for_display()
         return Diagnostics(
             [
                 error(
                     "Missing required provider",
-                    f"This configuration requires provider {provider.for_display()}, but that "
+                    f"This configuration requires provider {shown}, but that "
                     "provider isn't available. You may be able to install it automatically by "
                     'running:\n  terraform init',
                 )
@@ -86,7 +88,7 @@ class ProviderRegistry:
         with self._mu:
             factory = self._factories.get(provider)
         if factory is None:
-            return None, self._missing(provider)
+            return None, self.missing_provider(provider)
         try:
             return factory(), Diagnostics()
         except Exception as exc:  # an edge: a plugin that cannot start

@@ -12,11 +12,39 @@ is destroyed, as Terraform does, with the `local-exec`, `file` and `remote-exec`
 
 from __future__ import annotations
 
-from engine.provisioners.local_exec import LOCAL_EXEC
-from engine.provisioners.registry import lookup, missing_plugin
-from engine.provisioners.runner import SUPPRESSED_LINE, run_provisioners
-from engine.provisioners.schema import LOCAL_EXEC_SCHEMA, decode_config
-from engine.provisioners.validate import validate_config_provisioners, validate_provisioners
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.provisioners.local_exec import LOCAL_EXEC
+    from engine.provisioners.registry import lookup, missing_plugin
+    from engine.provisioners.runner import SUPPRESSED_LINE, run_provisioners
+    from engine.provisioners.schema import LOCAL_EXEC_SCHEMA, decode_config
+    from engine.provisioners.validate import validate_config_provisioners, validate_provisioners
+
+# name -> (module, attribute): each re-export is imported on first use, so importing one
+# module of this package does not import the others.
+_LAZY: dict[str, tuple[str, str]] = {
+    "LOCAL_EXEC": ("engine.provisioners.local_exec", "LOCAL_EXEC"),
+    "lookup": ("engine.provisioners.registry", "lookup"),
+    "missing_plugin": ("engine.provisioners.registry", "missing_plugin"),
+    "SUPPRESSED_LINE": ("engine.provisioners.runner", "SUPPRESSED_LINE"),
+    "run_provisioners": ("engine.provisioners.runner", "run_provisioners"),
+    "LOCAL_EXEC_SCHEMA": ("engine.provisioners.schema", "LOCAL_EXEC_SCHEMA"),
+    "decode_config": ("engine.provisioners.schema", "decode_config"),
+    "validate_config_provisioners": ("engine.provisioners.validate", "validate_config_provisioners"),
+    "validate_provisioners": ("engine.provisioners.validate", "validate_provisioners"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    entry = _LAZY.get(name)
+    if entry is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(entry[0]), entry[1])
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "LOCAL_EXEC",

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import socket
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from engine.gocompat.duration import DurationError, parse_seconds
 from engine.provisioners.base import OutputFn
 from engine.provisioners.schema import AttributeSpec, ConfigSchema
 from engine.values import BOOL, NUMBER, STRING, Value
@@ -48,25 +48,12 @@ CONNECTION_SCHEMA = ConfigSchema(
 
 _INITIAL_DELAY = 1.0
 _MAX_DELAY = 20.0
-_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
-_UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-
-
 def parse_duration(text: str) -> float | None:
     """Seconds in a Go duration string (`5m`, `1m30s`, `500ms`), or None if it is not one."""
-    if text in ("0", "+0", "-0"):
-        return 0.0
-    body = text.lstrip("+-")
-    pos, total = 0, 0.0
-    while pos < len(body):
-        m = _DURATION.match(body, pos)
-        if m is None:
-            return None
-        total += float(m.group(1)) * _UNIT[m.group(2)]
-        pos = m.end()
-    if not body:
+    try:
+        return parse_seconds(text)
+    except DurationError:
         return None
-    return -total if text.startswith("-") else total
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,10 +33,11 @@ import threading
 from dataclasses import dataclass
 
 from engine.diags import Diagnostics, error
+from engine.gocompat.strconv import quote as go_quote
 from engine.provisioners.base import OutputFn
 from engine.provisioners.lines import TailBuffer, read_lines
 from engine.provisioners.schema import LOCAL_EXEC_SCHEMA, ConfigSchema
-from engine.values import Value, go_quote
+from engine.values import Value
 
 QUIET_LINE = "local-exec: Executing: Suppressed by quiet=true"
 _POLL = 0.05

@@ -15,8 +15,8 @@ from __future__ import annotations
 from engine.configs.exprs import variables
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Body, Expr, Traversal, TraverseAttr, TraverseRoot
-from engine.hcl.source import Range
 from engine.lang import EvalContext
+from engine.source import Range
 from engine.values import Value, object_
 
 _DESTROY_ROOTS = ("self", "count", "each", "path", "terraform")

@@ -25,11 +25,6 @@ from engine.configs.provisioners import Provisioner as ProvisionerConfig
 from engine.diags import Diagnostic, Diagnostics
 from engine.hcl.ast import Body, Expr, TraverseRoot
 from engine.lang import EvalContext
-from engine.provisioners.connection import CONNECTION_SCHEMA
-from engine.provisioners.registry import lookup, missing_plugin
-from engine.provisioners.runner import connection_body
-from engine.provisioners.schema import decode_config
-from engine.provisioners.scope import create_scope
 from engine.values import UNKNOWN_DYNAMIC
 
 
@@ -39,6 +34,12 @@ def validate_provisioners(
     base_connection: Connection | None = None,
 ) -> Diagnostics:
     """Diagnostics for the provisioner blocks of one resource; see the module docstring."""
+    from engine.provisioners.connection import CONNECTION_SCHEMA
+    from engine.provisioners.registry import lookup, missing_plugin
+    from engine.provisioners.runner import connection_body
+    from engine.provisioners.schema import decode_config
+    from engine.provisioners.scope import create_scope
+
     diags = Diagnostics()
     for pc in provisioners:
         impl = lookup(pc.type)
@@ -78,14 +79,18 @@ def _unknown_roots(bodies: Sequence[Body]) -> dict[str, Any]:
 
 def validate_config_provisioners(config: Any) -> Diagnostics:
     """Provisioner problems in the whole configuration tree; see the module docstring."""
-    from engine.lang.functions import function_table
-
     resources = [
         (node, res)
         for node in config.walk()
         for res in node.module.all_resources()
         if res.mode == "managed" and res.provisioners
     ]
+    if not resources:
+        return Diagnostics()
+    from engine.lang.functions import function_table
+    from engine.provisioners.registry import lookup, missing_plugin
+    from engine.provisioners.runner import connection_body
+
     missing: list[str] = []
     for _, res in resources:
         for pc in res.provisioners:

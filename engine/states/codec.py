@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.states.gojson import RawNumber
+from engine.gocompat.json import RawNumber
 from engine.values import Type, Value
 from engine.values.json import JSONNumber, value_from_json, value_to_json
 

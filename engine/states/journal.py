@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, AddressSyntaxError, parse_abs_resource_instance
 from engine.diags import Diagnostics, error
-from engine.states import gojson
+from engine.gocompat import json as gojson
 from engine.states.state import ResourceInstanceObject, State
 from engine.states.sync import SyncState
 

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from engine.diags import Diagnostics, error
-from engine.states import gojson
-from engine.states.state import TERRAFORM_VERSION
+from engine.gocompat import json as gojson
+from engine.version import TERRAFORM_VERSION
 
 LOCK_ERROR_MESSAGE = """Error message: {}
 

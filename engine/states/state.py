@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.values import Value
-
-TERRAFORM_VERSION = "1.11.4"
+from engine.version import TERRAFORM_VERSION
 
 
 def new_lineage() -> str:

@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from engine.diags import Diagnostics, error
-from engine.states import gojson
+from engine.gocompat import json as gojson
+from engine.gocompat.json_syntax import go_syntax_error
 from engine.states.codec import decode_value, encode_value
 from engine.states.state import (
     TERRAFORM_VERSION,
@@ -157,7 +158,7 @@ def read_state(source: str | bytes) -> tuple[StateFile | None, Diagnostics]:
             "Terraform v0.7. To continue, first upgrade the state using Terraform 0.6.16 or "
             "earlier.")))
         return None, diags
-    syntax = gojson.go_syntax_error(data)
+    syntax = go_syntax_error(data)
     if syntax is not None:
         diags.append(error(_UNSUPPORTED, "The state file could not be parsed as JSON: syntax "
                            f"error at byte offset {syntax.offset}."))
@@ -212,9 +213,15 @@ def _prepare_v4(raw: dict[str, Any], diags: Diagnostics) -> StateFile:
             f"State file claims to have been written by Terraform version "
             f"{gojson.quote(tf_version)}, which is not a valid version string.")))
     state = State()
+    # As terraform's reader: entries with the same address make one resource (their
+    # instances are merged; an instance given twice is "Duplicate resource instance").
+    by_addr: dict[tuple[str, str, str, str], Resource] = {}
     for rs in raw.get("resources") or []:
-        res = _read_resource(rs, diags)
-        if res is not None:
+        key = (str(rs.get("module") or ""), str(rs.get("mode") or ""), str(rs.get("type") or ""),
+               str(rs.get("name") or ""))
+        res = _read_resource(rs, diags, by_addr.get(key))
+        if res is not None and key not in by_addr:
+            by_addr[key] = res
             state.resources.append(res)
     for name, out in (raw.get("outputs") or {}).items():
         _read_output(state, name, out, diags)
@@ -264,7 +271,10 @@ def _go_value(v: Any) -> str:
     return str(v)
 
 
-def _read_resource(rs: dict[str, Any], diags: Diagnostics) -> Resource | None:
+def _read_resource(rs: dict[str, Any], diags: Diagnostics, into: Resource | None = None
+                   ) -> Resource | None:
+    """The resource of state entry `rs`, or, with `into` (an earlier entry of the same
+    address), `into` with this entry's instances added."""
     mode = rs.get("mode") or ""
     type_, name = rs.get("type") or "", rs.get("name") or ""
     if mode not in ("managed", "data"):
@@ -272,7 +282,7 @@ def _read_resource(rs: dict[str, Any], diags: Diagnostics) -> Resource | None:
             f"State contains a resource with mode {gojson.quote(mode)} ({gojson.quote(type_)} "
             f"{gojson.quote(name)}) which is not supported.")))
         return None
-    res = Resource(
+    res = into if into is not None else Resource(
         mode=mode,
         type=type_,
         name=name,
@@ -280,9 +290,12 @@ def _read_resource(rs: dict[str, Any], diags: Diagnostics) -> Resource | None:
         module=rs.get("module") or "",
         each=rs.get("each") or "",
     )
+    if into is not None and rs.get("provider"):
+        res.provider = rs.get("provider") or ""
     prefix = f"{res.module}." if res.module else ""
     addr = f"{prefix}{'data.' if mode == 'data' else ''}{type_}.{name}"
-    by_key: dict[Any, ResourceInstance] = {}
+    by_key: dict[Any, ResourceInstance] = {(type(ri.index_key).__name__, ri.index_key): ri
+                                           for ri in res.instances}
     for inst in rs.get("instances") or []:
         key = inst.get("index_key")
         if isinstance(key, gojson.RawNumber):

@@ -20,7 +20,7 @@ from engine.core.conditions import PASS, evaluate_rule, expression_values
 from engine.diags import Diagnostic, Diagnostics, error, warning
 from engine.diags.diagnostic import Severity
 from engine.hcl.ast import Expr, Traversal, traversal_str
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import Value
 
 PASS_S, FAIL_S, ERROR_S = 2, 3, 4  # moduletest.Status order: pending, skip, pass, fail, error

@@ -26,7 +26,7 @@ from engine.configs.providers import ProviderConfig, decode_provider_block
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content, just_attributes
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Expr, Traversal
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.testing.overrides import Override, decode_override
 
 BAD_IDENTIFIER = (

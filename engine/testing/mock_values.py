@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable
 
 from engine.diags import Diagnostics, error
-from engine.hcl.source import Range
 from engine.plugin.schema import Attribute, Block, Nesting
+from engine.source import Range
 from engine.values import Value, null, object_, unknown
 from engine.values.convert import ConversionError, convert
 from engine.values.types import (

@@ -17,7 +17,7 @@ from engine.configs.exprs import abs_traversal, expr_as_keyword, static_value
 from engine.configs.syntax import AttrSchema, BodySchema, content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, traversal_str
-from engine.hcl.source import Range
+from engine.source import Range
 from engine.values import Value, object_
 from engine.values.types import ObjectType
 

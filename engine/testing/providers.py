@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from engine.addrs import AbsProviderConfig, AbsResourceInstance
 from engine.addrs import Provider as ProviderAddr
 from engine.diags import Diagnostics, error
-from engine.hcl.source import Range
 from engine.plugin.builtin.jsonstate import decode_json
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.protocol import (
@@ -49,6 +48,7 @@ from engine.plugin.protocol import (
     ValidateResourceConfigRequest,
     ValidateResourceConfigResponse,
 )
+from engine.source import Range
 from engine.testing.files import MockProvider
 from engine.testing.mock_values import is_null, is_unknown, populate
 from engine.testing.overrides import Override, resource_override

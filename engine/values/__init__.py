@@ -11,10 +11,10 @@ from engine.values.convert import (
     get_conversion,
     without_optional_deep,
 )
-from engine.values.format import format_value, go_quote
+from engine.values.format import format_value
 from engine.values.json import dumps, implied_type, value_from_json, value_to_json
 from engine.values.numbers import NumberError, format_number, normalize, parse_number
-from engine.values.sets import canonical_set_elements
+from engine.values.sets import canonical_set_elements, set_
 from engine.values.types import (
     BOOL,
     DYNAMIC,
@@ -49,7 +49,6 @@ from engine.values.value import (
     null,
     number,
     object_,
-    set_,
     string,
     tuple_,
     unknown,
@@ -63,7 +62,7 @@ __all__ = [
     "tuple_", "type_from_json", "unknown",
     "ConversionError", "NumberError", "can_convert", "canonical_set_elements", "convert",
     "format_number", "format_value", "friendly_name_for_constraint", "get_conversion",
-    "go_quote", "normalize", "parse_number", "unify", "unify_unsafe", "unify_values",
+    "normalize", "parse_number", "unify", "unify_unsafe", "unify_values",
     "without_optional_deep", "equals", "dumps", "implied_type", "value_from_json",
     "value_to_json",
 ]

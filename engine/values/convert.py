@@ -53,7 +53,7 @@ class ConversionError(Exception):
 
 def format_path(path: Path) -> str:
     """A path as Terraform prints it in errors: `.attr`, `["key"]`, `[0]`."""
-    from engine.values.format import go_quote
+    from engine.gocompat.strconv import quote as go_quote
 
     out = []
     for kind, step in path:

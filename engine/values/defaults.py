@@ -57,7 +57,8 @@ def apply_defaults(v: Value, t: Type) -> Value:
             else:
                 unified = unify_values(items)
                 if unified is not None:
-                    from engine.values.value import list_, set_
+                    from engine.values.sets import set_
+                    from engine.values.value import list_
 
                     out = set_(unified) if isinstance(vt, SetType) else list_(unified)
         if out is None:

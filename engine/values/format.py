@@ -9,6 +9,7 @@ objects as `{...}`, typed nulls (`tostring(null)`, `tolist(null) /* of string */
 
 from __future__ import annotations
 
+from engine.gocompat.strconv import quote as go_quote
 from engine.values.numbers import format_number
 from engine.values.types import (
     BOOL,
@@ -22,41 +23,6 @@ from engine.values.types import (
     TupleType,
 )
 from engine.values.value import SENSITIVE, UNKNOWN, Value
-
-_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    "\\": "\\\\",
-    '"': '\\"',
-}
-
-
-def go_quote(s: str) -> str:
-    """Go's strconv.Quote: double-quoted, with Go escapes for non-printable characters."""
-    out = ['"']
-    for ch in s:
-        esc = _ESCAPES.get(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch == " " or ch.isprintable():
-            out.append(ch)
-        else:
-            o = ord(ch)
-            if 0xD800 <= o <= 0xDFFF:
-                out.append("\\ufffd")
-            elif o < 0x20 or o == 0x7F:
-                out.append(f"\\x{o:02x}")
-            elif o < 0x10000:
-                out.append(f"\\u{o:04x}")
-            else:
-                out.append(f"\\U{o:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 def format_value(v: Value, indent: int = 0) -> str:

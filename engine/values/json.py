@@ -9,13 +9,13 @@ without `indent` and with `": "` separators when indenting.
 from __future__ import annotations
 
 import json as _json
-import json.encoder as _json_encoder
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from engine.gocompat.json import GoJSONWriter, RawNumber
 from engine.values.numbers import format_number, normalize, parse_number
 from engine.values.types import (
     BOOL,
@@ -33,10 +33,11 @@ from engine.values.types import (
 from engine.values.value import UNKNOWN, Value
 
 _LIMIT = 1 << 512
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class JSONNumber(str):
-    """A JSON number literal kept as its exact text."""
+class JSONNumber(RawNumber):
+    """A JSON number literal that is not an integer, kept as its exact text."""
 
     __slots__ = ()
 
@@ -67,138 +68,28 @@ def value_to_json(v: Value) -> Any:
     return p
 
 
-# The stdlib's C string escaper: quote, backslash, newline, return, tab, backspace and form
-# feed get their short escapes, other control characters lowercase `u00xx` escapes; everything
-# else (non-ASCII characters and lone surrogates too) is copied as is.
-_encode_basestring: Callable[[str], str] = getattr(
-    _json_encoder, "c_encode_basestring", None) or _json_encoder.py_encode_basestring
-_SURROGATE = re.compile("[\ud800-\udfff]")
+def _cty_fallback(obj: Any) -> Any:
+    """What the writer hands back for non-plain data: numbers as cty prints them, values
+    as their JSON data, other mappings and sequences as dicts and lists."""
+    if isinstance(obj, int):
+        return JSONNumber(format_number(obj))
+    if isinstance(obj, (float, Fraction)):
+        if isinstance(obj, float) and not math.isfinite(obj):
+            raise JSONError("cannot serialize infinity as JSON")
+        return JSONNumber(format_number(obj if isinstance(obj, Fraction) else Fraction(obj)))
+    if isinstance(obj, Value):
+        return value_to_json(obj)
+    if isinstance(obj, Mapping):
+        return dict(obj.items())
+    raise TypeError(f"cannot write {type(obj).__name__} as JSON")
 
 
-def _escape_string(s: str) -> str:
-    r"""A JSON string literal as Go's encoding/json writes it with HTML escaping on: `"` `\`
-    `\n` `\r` `\t` `\b` `\f` short, other control characters and `<` `>` `&` U+2028 U+2029
-    as lowercase `\u00xx`/`\u2028`, lone surrogates as `\ufffd`, everything else as is."""
-    if "<" in s or ">" in s or "&" in s or not s.isascii():
-        return _escape_special(s)
-    return _encode_basestring(s)
-
-
-def _escape_special(s: str) -> str:
-    out = _encode_basestring(s)
-    if "<" in out:
-        out = out.replace("<", "\\u003c")
-    if ">" in out:
-        out = out.replace(">", "\\u003e")
-    if "&" in out:
-        out = out.replace("&", "\\u0026")
-    if not s.isascii():
-        out = out.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-        out = _SURROGATE.sub("\\\\ufffd", out)
-    return out
+_WRITER = GoJSONWriter(sort_keys=True, int_limit=_LIMIT, fallback=_cty_fallback)
 
 
 def dumps(obj: Any, indent: int | None = None) -> str:
     """JSON text as Go's encoding/json writes it (see module doc)."""
-    parts: list[str] = []
-    _write(obj, parts, None if indent is None else "\n", " " * (indent or 0))
-    return "".join(parts)
-
-
-def _write(obj: Any, out: list[str], nl: str | None, step: str) -> None:
-    """Append `obj` as JSON to `out`. `nl` is None for compact output, else a newline and the
-    indentation of `obj`'s own line; `step` is one level of indentation."""
-    append = out.append
-    t = type(obj)
-    if t is dict:
-        if not obj:
-            append("{}")
-            return
-        if nl is None:
-            inner, comma, colon, close = None, ",", ":", "}"
-            append("{")
-        else:
-            inner = nl + step
-            comma, colon, close = "," + inner, ": ", nl + "}"
-            append("{" + inner)
-        first = True
-        for k in sorted(obj):
-            if first:
-                first = False
-            else:
-                append(comma)
-            append(_escape_string(k))
-            append(colon)
-            v = obj[k]
-            tv = type(v)
-            if tv is str:
-                append(_escape_string(v))
-            elif v is None:
-                append("null")
-            elif tv is bool:
-                append("true" if v else "false")
-            elif tv is int and -_LIMIT < v < _LIMIT:
-                append(str(v))
-            else:
-                _write(v, out, inner, step)
-        append(close)
-    elif t is list or t is tuple:
-        if not obj:
-            append("[]")
-            return
-        if nl is None:
-            inner, comma, close = None, ",", "]"
-            append("[")
-        else:
-            inner = nl + step
-            comma, close = "," + inner, nl + "]"
-            append("[" + inner)
-        first = True
-        for v in obj:
-            if first:
-                first = False
-            else:
-                append(comma)
-            tv = type(v)
-            if tv is str:
-                append(_escape_string(v))
-            elif v is None:
-                append("null")
-            elif tv is bool:
-                append("true" if v else "false")
-            elif tv is int and -_LIMIT < v < _LIMIT:
-                append(str(v))
-            else:
-                _write(v, out, inner, step)
-        append(close)
-    elif t is str:
-        append(_escape_string(obj))
-    elif obj is None:
-        append("null")
-    elif obj is True:
-        append("true")
-    elif obj is False:
-        append("false")
-    elif t is int:
-        append(str(obj) if -_LIMIT < obj < _LIMIT else format_number(obj))
-    elif isinstance(obj, JSONNumber):
-        append(str.__str__(obj))
-    elif isinstance(obj, str):
-        append(_escape_string(obj))
-    elif isinstance(obj, int):
-        append(str(obj) if -_LIMIT < obj < _LIMIT else format_number(obj))
-    elif isinstance(obj, (float, Fraction)):
-        if isinstance(obj, float) and not math.isfinite(obj):
-            raise JSONError("cannot serialize infinity as JSON")
-        append(format_number(obj if isinstance(obj, Fraction) else Fraction(obj)))
-    elif isinstance(obj, Value):
-        _write(value_to_json(obj), out, nl, step)
-    elif isinstance(obj, Mapping):
-        _write(dict(obj.items()), out, nl, step)
-    elif isinstance(obj, (list, tuple)):
-        _write(list(obj), out, nl, step)
-    else:
-        raise TypeError(f"cannot write {type(obj).__name__} as JSON")
+    return _WRITER.dumps(obj, None if indent is None else " " * indent)
 
 
 def json_copy(obj: Any) -> Any:

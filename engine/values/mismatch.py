@@ -10,7 +10,7 @@ from engine.values.types import DYNAMIC, ListType, MapType, ObjectType, SetType,
 
 
 def _q(s: str) -> str:
-    from engine.values.format import go_quote
+    from engine.gocompat.strconv import quote as go_quote
 
     return go_quote(s)
 

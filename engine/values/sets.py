@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from collections.abc import Iterable
 
 from engine.values.numbers import compare as num_compare
 from engine.values.numbers import format_g10
@@ -21,7 +22,7 @@ from engine.values.value import NO_MARKS, UNKNOWN, Value
 
 def set_hash_string(v: Value) -> str:
     """cty's set hash bytes for `v` (marks ignored)."""
-    from engine.values.format import go_quote
+    from engine.gocompat.strconv import quote as go_quote
 
     p = v.v
     if p is UNKNOWN:
@@ -139,3 +140,14 @@ def set_value(t: SetType, items: list[Value], marks: frozenset[str] = NO_MARKS) 
             hoisted |= m
         plain.append(u)
     return Value(t, canonical_set_elements(plain), frozenset(hoisted))
+
+
+def set_(elems: Iterable[Value], element_type: Type | None = None) -> Value:
+    """A set: duplicates removed and elements put in cty's canonical order; marks inside the
+    elements are moved to the set (see `set_value`)."""
+    items = list(elems)
+    if element_type is None:
+        if not items:
+            raise ValueError("empty set needs an element type")
+        element_type = items[0].type
+    return set_value(SetType(element_type), items)

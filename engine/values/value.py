@@ -25,7 +25,6 @@ from engine.values.types import (
     ListType,
     MapType,
     ObjectType,
-    SetType,
     TupleType,
     Type,
 )
@@ -254,16 +253,3 @@ def map_(elems: Mapping[str, Value], element_type: Type | None = None) -> Value:
             raise ValueError("empty map needs an element type")
         element_type = next(iter(d.values())).type
     return Value(MapType(element_type), d)
-
-
-def set_(elems: Iterable[Value], element_type: Type | None = None) -> Value:
-    """A set: duplicates removed and elements put in cty's canonical order; marks inside the
-    elements are moved to the set (see engine.values.sets.set_value)."""
-    from engine.values.sets import set_value
-
-    items = list(elems)
-    if element_type is None:
-        if not items:
-            raise ValueError("empty set needs an element type")
-        element_type = items[0].type
-    return set_value(SetType(element_type), items)

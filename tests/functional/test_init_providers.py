@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine.addrs import Provider
-from engine.getproviders import installed_provider
+from engine.providercache import installed_provider
 from tests.functional.conftest import _WHEEL, _ZIP_MEMBER, _provider_cache_dir
 
 AWS = Provider("registry.terraform.io", "hashicorp", "aws")

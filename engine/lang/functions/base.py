@@ -106,11 +106,16 @@ def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Va
     converted: list[Value] = []
     marks: set[str] = set()
     any_unknown = False
+    dynamic_arg = False
     for i, arg in enumerate(args):
         p = params[i] if i < n_fixed else fn.var_param
         assert p is not None
         if arg.v is None and not p.allow_null:
             raise FunctionError("argument must not be null", i)
+        if arg.type == DYNAMIC and not p.allow_dynamic and not arg.is_known:
+            # cty: an argument of unknown type makes the return type unknown too, before any
+            # type checking (`concat(<unknown>, [""])` is unknown, not "must be lists").
+            dynamic_arg = True
         if p.type != DYNAMIC or p.allow_dynamic:
             try:
                 arg = convert(arg, p.type) if p.type != DYNAMIC else arg
@@ -128,8 +133,11 @@ def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Va
             any_unknown = True
         converted.append(arg)
 
-    ret_type = fn.return_type(converted)
-    if any_unknown or (fn.impure and plan_phase):
+    if dynamic_arg:  # nothing sees the arguments: their marks (even allowed ones) go on top
+        for a in args:
+            marks |= a.unmark_deep()[1]
+    ret_type = DYNAMIC if dynamic_arg else fn.return_type(converted)
+    if any_unknown or dynamic_arg or (fn.impure and plan_phase):
         result = unknown(ret_type)
     else:
         result = fn.impl(converted, ret_type)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.gocompat.strconv import quote as go_quote
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
-from engine.lang.functions.encoding import go_quote
 from engine.values import (
     BOOL,
     DYNAMIC,

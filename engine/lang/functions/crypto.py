@@ -12,9 +12,10 @@ import hashlib
 import uuid as _uuid
 from collections.abc import Callable, Sequence
 
+from engine.gocompat.bcrypt import BcryptError, generate_from_password
+from engine.gocompat.strconv import quote as go_quote
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
-from engine.lang.functions.bcrypt_hash import BcryptError, bcrypt_hash
-from engine.lang.functions.encoding import go_base64_decode, go_quote
+from engine.lang.functions.encoding import go_base64_decode
 from engine.lang.functions.ipnet import whole
 from engine.values import NUMBER, STRING, Type, Value, string
 
@@ -106,7 +107,7 @@ def _bcrypt(args: Sequence[Value], ret: Type) -> Value:
     if len(args) > 2:
         raise FunctionError("bcrypt() takes no more than two arguments")
     try:
-        return string(bcrypt_hash(args[0].v.encode("utf-8"), cost))
+        return string(generate_from_password(args[0].v.encode("utf-8"), cost))
     except BcryptError as exc:
         raise FunctionError(f"error occured generating password {exc}") from None
 

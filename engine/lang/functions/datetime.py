@@ -16,8 +16,9 @@ import time as _time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.gocompat.duration import parse_duration
+from engine.gocompat.strconv import quote as go_quote
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
-from engine.lang.functions.encoding import go_quote
 from engine.values import NUMBER, STRING, Type, Value, number, string
 
 _MONTHS = (
@@ -236,72 +237,6 @@ def format_rfc3339(t: Instant) -> str:
     return f"{_year_text(y)}-{m:02d}-{d:02d}T{hh:02d}:{mi:02d}:{ss:02d}" + format_offset(
         t.offset, True, True
     )
-
-
-_UNITS = {
-    "ns": 1, "us": 1000, "µs": 1000, "μs": 1000, "ms": 1_000_000, "s": 1_000_000_000,
-    "m": 60_000_000_000, "h": 3_600_000_000_000,
-}
-_MAX_DURATION = (1 << 63) - 1
-
-
-def parse_duration(text: str) -> int:
-    """Nanoseconds in a Go duration string ("1h30m", "-1.5s"); ValueError with Go's message."""
-    orig = text
-    invalid = ValueError(f"time: invalid duration {go_quote(orig)}")
-    neg = False
-    if text and text[0] in "+-":
-        neg = text[0] == "-"
-        text = text[1:]
-    if text == "0":
-        return 0
-    if not text:
-        raise invalid
-    total = 0
-    while text:
-        if not (text[0] == "." or text[0].isdigit()):
-            raise invalid
-        i = 0
-        while i < len(text) and text[i].isdigit() and text[i].isascii():
-            i += 1
-        int_part = text[:i]
-        text = text[i:]
-        frac_part = ""
-        if text.startswith("."):
-            text = text[1:]
-            j = 0
-            while j < len(text) and text[j].isdigit() and text[j].isascii():
-                j += 1
-            frac_part = text[:j]
-            text = text[j:]
-        if not int_part and not frac_part:
-            raise invalid
-        k = 0
-        while k < len(text) and text[k] != "." and not (text[k].isdigit() and text[k].isascii()):
-            k += 1
-        unit_text = text[:k]
-        text = text[k:]
-        if not unit_text:
-            raise ValueError(f"time: missing unit in duration {go_quote(orig)}")
-        unit = _UNITS.get(unit_text)
-        if unit is None:
-            raise ValueError(
-                f"time: unknown unit {go_quote(unit_text)} in duration {go_quote(orig)}"
-            )
-        v = int(int_part or "0")
-        if v > _MAX_DURATION // unit:
-            raise invalid
-        v *= unit
-        if frac_part:
-            f = int(frac_part[:19]) if frac_part else 0
-            scale = 10 ** len(frac_part[:19])
-            v += int(float(f) * (float(unit) / scale))
-            if v > _MAX_DURATION:
-                raise invalid
-        total += v
-        if total > _MAX_DURATION:
-            raise invalid
-    return -total if neg else total
 
 
 def _ts_arg(text: str, arg_index: int | None, strict: bool = False) -> Instant:

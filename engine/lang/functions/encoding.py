@@ -15,6 +15,8 @@ import urllib.parse
 import zlib
 from collections.abc import Iterator, Sequence
 
+from engine.gocompat.json import quote as json_quote
+from engine.gocompat.strconv import quote as go_quote
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
 from engine.lang.functions.goflate import go_deflate
 from engine.lang.functions.textcodecs import lookup_encoding
@@ -41,29 +43,6 @@ REDACTED = "(sensitive value)"
 def redact(text: str, marks: frozenset[str]) -> str:
     """`text` quoted as Go's %q would, or Terraform's placeholder when `marks` is sensitive."""
     return REDACTED if SENSITIVE in marks else go_quote(text)
-
-
-def go_quote(s: str) -> str:
-    """A string quoted like Go's `strconv.Quote` (enough for printable text and common escapes)."""
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 # ----------------------------------------------------------------------------- base64
@@ -202,39 +181,6 @@ def _textdecodebase64(args: Sequence[Value], ret: Type) -> Value:
 
 
 # ----------------------------------------------------------------------------- JSON
-_JSON_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\b": "\\b",
-    "\f": "\\f",
-    "<": "\\u003c",
-    ">": "\\u003e",
-    "&": "\\u0026",
-    "\u2028": "\\u2028",
-    "\u2029": "\\u2029",
-}
-
-
-def json_quote(s: str) -> str:
-    """A JSON string literal as Go's `encoding/json` writes it (HTML-safe)."""
-    out = ['"']
-    for ch in s:
-        esc = _JSON_ESCAPES.get(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch < " ":
-            out.append(f"\\u{ord(ch):04x}")
-        elif 0xD800 <= ord(ch) <= 0xDFFF:
-            out.append("\ufffd")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
 def json_encode_value(v: Value, out: list[str]) -> None:
     """Append cty's JSON serialization of the known, unmarked value `v` to `out`."""
     from engine.values.numbers import format_number

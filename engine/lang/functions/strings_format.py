@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from engine.gocompat.json import quote as json_string
+from engine.gocompat.strconv import quote as go_quote
+from engine.gocompat.strconv import quote_rune as go_quote_rune
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
 from engine.lang.functions.strings_decimal import Flags, number_text, render_float, render_int
 from engine.lang.functions.strings_graphemes import grapheme_count, graphemes
@@ -31,66 +34,6 @@ from engine.values import (
 
 class FormatError(Exception):
     """A formatting failure, with cty's message."""
-
-
-def go_quote(text: str) -> str:
-    """Go's `strconv.Quote` (as `%q` prints a Go string)."""
-    out = ['"']
-    for ch in text:
-        out.append(_go_escape(ch, '"'))
-    out.append('"')
-    return "".join(out)
-
-
-def go_quote_rune(ch: str) -> str:
-    """Go's `%q` of a rune: `'x'`."""
-    return "'" + _go_escape(ch, "'") + "'"
-
-
-_SIMPLE_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-                   "\t": "\\t", "\v": "\\v", "\\": "\\\\"}
-
-
-def _go_escape(ch: str, quote: str) -> str:
-    if ch == quote:
-        return "\\" + ch
-    if ch in _SIMPLE_ESCAPES:
-        return _SIMPLE_ESCAPES[ch]
-    if ch.isprintable() or ch == " ":
-        return ch
-    cp = ord(ch)
-    if cp < 0x80:
-        return f"\\x{cp:02x}"
-    if cp <= 0xFFFF:
-        return f"\\u{cp:04x}"
-    return f"\\U{cp:08x}"
-
-
-def json_string(text: str) -> str:
-    """A JSON string as Go's encoding/json writes it (HTML characters escaped)."""
-    out = ['"']
-    for ch in text:
-        cp = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif cp < 0x20 or ch in "<>&" or cp in (0x2028, 0x2029):
-            out.append(f"\\u{cp:04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
 
 
 def _json_number(v: object) -> str:

@@ -10,11 +10,12 @@ key and where it is used, template diagnostics are flattened as HCL's `Diagnosti
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.gocompat.strconv import quote as go_quote
+from engine.lang.functions import FunctionTable
 from engine.lang.functions.base import Function, FunctionError, Param
-from engine.lang.functions.encoding import go_quote
 from engine.values import DYNAMIC, STRING, MapType, ObjectType, Type, Value
 
 _IDENT = re.compile(r"[^\W\d-][\w-]*")
@@ -62,7 +63,7 @@ def _refusing(name: str, message: str) -> Function:
 
 
 def render_template(
-    expr: Any, vars_val: Value, functions: dict[str, Function], allow_fs: bool = True
+    expr: Any, vars_val: Value, functions: Mapping[str, Function], allow_fs: bool = True
 ) -> Value:
     """Evaluate a parsed template with only `vars_val`'s attributes in scope.
 
@@ -91,21 +92,24 @@ def render_template(
                 f"referenced at {root.range}",
                 1,
             )
-    scoped: dict[str, Function] = {}
-    for name, fn in functions.items():
+    refused: dict[str, Function] = {}
+    for name in functions_named(functions, TEMPLATE_FUNCTIONS):
         plain = name.removeprefix("core::")
-        if plain in TEMPLATE_FUNCTIONS:
-            scoped[name] = _refusing(
-                plain, f"cannot recursively call {plain} from inside another template function"
-            )
-        elif not allow_fs and plain in FILESYSTEM_FUNCTIONS:
-            scoped[name] = _refusing(
+        refused[name] = _refusing(
+            plain, f"cannot recursively call {plain} from inside another template function"
+        )
+    if not allow_fs:
+        for name in functions_named(functions, FILESYSTEM_FUNCTIONS):
+            plain = name.removeprefix("core::")
+            refused[name] = _refusing(
                 plain,
                 f"cannot use filesystem access functions like {plain} in templatestring "
                 "templates; consider passing the function result as a template variable instead",
             )
-        else:
-            scoped[name] = fn
+    scoped: Mapping[str, Function] = (
+        functions.with_functions(refused) if isinstance(functions, FunctionTable)
+        else {**functions, **refused}
+    )
     val, diags = evaluate(expr, EvalContext(variables, scoped))
     if diags.has_errors:
         raise FunctionError(diagnostics_error(diags))
@@ -145,4 +149,6 @@ def make_templatefile(base_dir: str, file_fn: Function) -> Function:
     return Function("templatefile", _PARAMS, _impl, _ret)
 
 
-
+def functions_named(functions: Mapping[str, Function], plain_names: Iterable[str]) -> list[str]:
+    """The names in `functions` that are one of `plain_names`, bare or `core::`-prefixed."""
+    return [n for plain in plain_names for n in (plain, "core::" + plain) if n in functions]

@@ -20,7 +20,12 @@ def decode_json(raw: bytes | str, type_: Type) -> tuple[Value | None, Diagnostic
     diags = Diagnostics()
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        return _concrete(value_from_json(loads(text), type_)), diags
+        doc = loads(text)
+        if isinstance(type_, ObjectType) and not isinstance(doc, dict) and doc is not None:
+            # cty's JSON decoder, whose error terraform shows as the whole diagnostic
+            diags.append(error("missing expected {"))
+            return None, diags
+        return _concrete(value_from_json(doc, type_)), diags
     except (ValueError, TypeError, KeyError) as exc:
         diags.append(error("Invalid stored object", f"The stored value cannot be decoded: {exc}"))
         return None, diags

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.diags import Diagnostics, error
+from engine.gocompat.strconv import quote as go_quote
 from engine.plugin.paths import AttributePath
 from engine.plugin.protocol import (
     ReadDataSourceRequest,
@@ -271,7 +272,7 @@ class RemoteStateSource:
         if backend == "_local":
             backend = "local"
         if backend not in self.backends:
-            detail = f"There is no backend type named {_go_quote(backend)}."
+            detail = f"There is no backend type named {go_quote(backend)}."
             if backend in KNOWN_BACKENDS:
                 detail = (
                     f'The backend "{backend}" is not supported for reading remote state here; '
@@ -373,6 +374,3 @@ class RemoteStateSource:
         return resp
 
 
-def _go_quote(s: object) -> str:
-    text = str(s)
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -21,19 +21,44 @@ own `TMPDIR` (and `PLUGIN_UNIX_SOCKET_DIR`), a fresh directory of mode 0700 owne
 go-plugin creates its socket: no other user can reach the socket through that directory. We do
 not set `PLUGIN_CLIENT_CERT`, so go-plugin serves plaintext; a plugin that still announces a
 certificate is refused with a clear error.
+
+The names load lazily: gRPC and protobuf are imported only when a command first needs an
+out-of-process provider (a plan of built-in resources never pays for them).
 """
 
 from __future__ import annotations
 
-from engine.plugin.grpc_client.handshake import Handshake, HandshakeError, parse_handshake
-from engine.plugin.grpc_client.process import PluginProcess, PluginStartError
-from engine.plugin.grpc_client.provider import (
-    SUPPORTED_VERSIONS,
-    GrpcProvider,
-    grpc_provider_factory,
-    stop_all,
-)
-from engine.plugin.grpc_client.schema_cache import SchemaCache
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.plugin.grpc_client.handshake import Handshake, HandshakeError, parse_handshake
+    from engine.plugin.grpc_client.process import PluginProcess, PluginStartError
+    from engine.plugin.grpc_client.provider import (
+        SUPPORTED_VERSIONS,
+        GrpcProvider,
+        grpc_provider_factory,
+        stop_all,
+    )
+    from engine.plugin.grpc_client.schema_cache import SchemaCache
+
+_LAZY = {
+    "Handshake": "handshake", "HandshakeError": "handshake", "parse_handshake": "handshake",
+    "PluginProcess": "process", "PluginStartError": "process",
+    "SUPPORTED_VERSIONS": "provider", "GrpcProvider": "provider",
+    "grpc_provider_factory": "provider", "stop_all": "provider",
+    "SchemaCache": "schema_cache",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine.plugin.grpc_client' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"engine.plugin.grpc_client.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SUPPORTED_VERSIONS",

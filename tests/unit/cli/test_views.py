@@ -11,7 +11,7 @@ import time
 from engine.addrs import Module, parse_abs_resource_instance
 from engine.cli.cmd_graph import render_dot
 from engine.cli.cmd_providers import normalise_constraint
-from engine.cli.hooks_ui import UiHooks, go_duration, truncate_id
+from engine.cli.hooks_ui import UiHooks, truncate_id
 from engine.cli.json_view import JsonHooks, JsonView, change_message, resource_addr
 from engine.cli.ui import Ui
 from engine.diags import error
@@ -27,11 +27,6 @@ B1 = parse_abs_resource_instance('module.m.terraform_data.b["k"]')
 def ui() -> tuple[Ui, io.StringIO]:
     out = io.StringIO()
     return Ui(stdout=out, stderr=io.StringIO(), color=False), out
-
-
-def test_go_duration_matches_go() -> None:
-    assert [go_duration(s) for s in (0, 0.4, 10, 59.6, 60, 90, 3600, 3725)] == [
-        "0s", "0s", "10s", "1m0s", "1m0s", "1m30s", "1h0m0s", "1h2m5s"]
 
 
 def test_truncate_id_keeps_both_ends() -> None:

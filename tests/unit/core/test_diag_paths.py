@@ -9,9 +9,9 @@ from engine.core.diag_paths import elaborate, in_config_body, path_range
 from engine.diags import Diagnostic, Severity, error, render_diagnostic, to_json
 from engine.hcl.ast import Body
 from engine.hcl.parser import parse_file
-from engine.hcl.source import Range
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.plugin.protocol import attribute_error
+from engine.source import Range
 from engine.values import number, string
 
 CONFIG = """\

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import networkx as nx
-
 from engine.graph.dag import (
     check_acyclic,
     dependents_closure,
@@ -13,10 +11,11 @@ from engine.graph.dag import (
     self_references,
     transitive_reduction,
 )
+from engine.graph.digraph import DiGraph
 
 
 def test_every_member_of_every_cycle_is_named() -> None:
-    g = nx.DiGraph(
+    g = DiGraph(
         [
             ("terraform_data.b", "terraform_data.a"),
             ("terraform_data.a", "terraform_data.b"),
@@ -35,24 +34,24 @@ def test_every_member_of_every_cycle_is_named() -> None:
 
 
 def test_self_reference_reported_separately() -> None:
-    g = nx.DiGraph([("a", "a"), ("a", "b")])
+    g = DiGraph([("a", "a"), ("a", "b")])
     assert find_cycles(g) == []
     assert self_references(g) == ["a"]
     assert [d.summary for d in check_acyclic(g)] == ["Self reference: a"]
 
 
 def test_acyclic_graph_has_no_diagnostics() -> None:
-    g = nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")])
+    g = DiGraph([("a", "b"), ("b", "c"), ("a", "c")])
     assert not check_acyclic(g)
 
 
 def test_custom_names() -> None:
-    g = nx.DiGraph([(1, 2), (2, 1)])
+    g = DiGraph([(1, 2), (2, 1)])
     assert [d.summary for d in check_acyclic(g, name=lambda n: f"n{n}")] == ["Cycle: n1, n2"]
 
 
 def test_transitive_reduction_keeps_nodes_and_attributes() -> None:
-    g = nx.DiGraph([("a", "b"), ("b", "c"), ("a", "c")])
+    g = DiGraph([("a", "b"), ("b", "c"), ("a", "c")])
     g.add_node("lonely", kind="x")
     g.nodes["a"]["kind"] = "root"
     r = transitive_reduction(g)
@@ -61,7 +60,7 @@ def test_transitive_reduction_keeps_nodes_and_attributes() -> None:
 
 
 def test_prune_to_targets_keeps_targets_and_their_dependencies() -> None:
-    g = nx.DiGraph([("vpc", "subnet"), ("subnet", "vm"), ("vpc", "sg"), ("other", "x")])
+    g = DiGraph([("vpc", "subnet"), ("subnet", "vm"), ("vpc", "sg"), ("other", "x")])
     p = prune_to_targets(g, ["subnet", "missing"])
     assert set(p.nodes) == {"vpc", "subnet"}
     assert set(p.edges) == {("vpc", "subnet")}
@@ -69,13 +68,13 @@ def test_prune_to_targets_keeps_targets_and_their_dependencies() -> None:
 
 
 def test_dependents_closure() -> None:
-    g = nx.DiGraph([("a", "b"), ("b", "c"), ("d", "c")])
+    g = DiGraph([("a", "b"), ("b", "c"), ("d", "c")])
     assert dependents_closure(g, ["b"]) == {"b", "c"}
     assert dependents_closure(g, ["a", "d"]) == {"a", "b", "c", "d"}
 
 
 def test_reverse_for_destroy() -> None:
-    g = nx.DiGraph([("vpc", "subnet")])
+    g = DiGraph([("vpc", "subnet")])
     r = reverse_for_destroy(g)
     assert list(r.edges) == [("subnet", "vpc")]
     assert list(g.edges) == [("vpc", "subnet")]  # original untouched

@@ -53,14 +53,14 @@ def test_no_handlers_off_the_main_thread() -> None:
 CHILD = textwrap.dedent(
     """
     import os, signal, sys, time, threading
-    import networkx as nx
+    from engine.graph.digraph import DiGraph
     from engine.diags import Diagnostics
     from engine.graph.signals import StopController, install_signal_handlers
     from engine.graph.walker import walk
 
     sig = getattr(signal, sys.argv[1])
     twice = sys.argv[2] == "twice"
-    g = nx.DiGraph([(i, i + 1) for i in range(9)])
+    g = DiGraph([(i, i + 1) for i in range(9)])
     ran = []
 
     def hard_exit():

@@ -6,9 +6,8 @@ import inspect
 import threading
 import time
 
-import networkx as nx
-
 from engine.diags import Diagnostics, error, warning
+from engine.graph.digraph import DiGraph
 from engine.graph.signals import StopController
 from engine.graph.walker import DEFAULT_PARALLELISM, walk
 
@@ -17,15 +16,15 @@ def ok(_node: object) -> Diagnostics:
     return Diagnostics()
 
 
-def chain(n: int) -> nx.DiGraph:
-    g = nx.DiGraph()
+def chain(n: int) -> DiGraph:
+    g = DiGraph()
     g.add_nodes_from(range(n))
     g.add_edges_from((i, i + 1) for i in range(n - 1))
     return g
 
 
 def test_dependencies_finish_before_dependents() -> None:
-    g = nx.DiGraph([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])
+    g = DiGraph([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])
     order: list[str] = []
     lock = threading.Lock()
 
@@ -44,7 +43,7 @@ def test_dependencies_finish_before_dependents() -> None:
 
 def _max_concurrency(parallelism: int | None, width: int) -> int:
     limit = parallelism or DEFAULT_PARALLELISM
-    g = nx.DiGraph()
+    g = DiGraph()
     g.add_nodes_from(range(width))
     current = 0
     peak = 0
@@ -84,7 +83,7 @@ def test_default_parallelism_is_ten() -> None:
 
 def test_dependents_of_a_failure_are_skipped_and_not_run() -> None:
     # a -> b -> c ; d (independent, fails) ; e (independent, fine); a -> f <- e
-    g = nx.DiGraph([("a", "b"), ("b", "c"), ("a", "f"), ("e", "f")])
+    g = DiGraph([("a", "b"), ("b", "c"), ("a", "f"), ("e", "f")])
     g.add_node("d")
     ran: list[str] = []
     lock = threading.Lock()
@@ -106,14 +105,14 @@ def test_dependents_of_a_failure_are_skipped_and_not_run() -> None:
 
 
 def test_warnings_do_not_fail_a_node() -> None:
-    g = nx.DiGraph([("a", "b")])
+    g = DiGraph([("a", "b")])
     res = walk(g, lambda n: Diagnostics([warning(f"w {n}")]))
     assert res.ok and res.completed == ["a", "b"]
     assert [d.summary for d in res.diagnostics] == ["w a", "w b"]
 
 
 def test_exception_in_callback_becomes_a_diagnostic() -> None:
-    g = nx.DiGraph([("a", "b")])
+    g = DiGraph([("a", "b")])
 
     def boom(node: str) -> Diagnostics:
         if node == "a":
@@ -135,7 +134,7 @@ def test_failure_at_head_of_long_chain_skips_it_without_recursion() -> None:
 
 
 def test_stop_request_lets_running_finish_and_starts_nothing_new() -> None:
-    g = nx.DiGraph()
+    g = DiGraph()
     g.add_nodes_from(range(20))
     stop = StopController(on_hard_exit=lambda: None)
     started: list[int] = []
@@ -169,7 +168,7 @@ def test_stop_before_walk_runs_nothing() -> None:
 
 
 def test_cyclic_graph_is_not_walked() -> None:
-    g = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
+    g = DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
     ran: list[str] = []
 
     def record(n: str) -> Diagnostics:
@@ -182,12 +181,12 @@ def test_cyclic_graph_is_not_walked() -> None:
 
 
 def test_empty_graph() -> None:
-    res = walk(nx.DiGraph(), ok)
+    res = walk(DiGraph(), ok)
     assert res.ok and res.completed == []
 
 
 def test_node_names_used_in_messages() -> None:
-    g = nx.DiGraph()
+    g = DiGraph()
     g.add_node(1)
     res = walk(g, lambda n: 1 / 0, name=lambda n: f"node#{n}")  # type: ignore[arg-type,return-value]
     assert res.diagnostics.errors[0].summary == "Internal error while processing node#1"

@@ -29,7 +29,7 @@ def mutated(draw: st.DrawFn) -> str:
     return src
 
 
-@settings(max_examples=300, deadline=1000)
+@settings(max_examples=300, deadline=None)
 @given(mutated())
 def test_mutated_files_never_raise(src: str) -> None:
     parse_file(src, "main.tf")
@@ -37,7 +37,7 @@ def test_mutated_files_never_raise(src: str) -> None:
     parse_template(src, "t.tpl")
 
 
-@settings(max_examples=300, deadline=1000)
+@settings(max_examples=300, deadline=None)
 @given(SOUP)
 def test_random_token_soup_never_raises(src: str) -> None:
     _, diags = parse_file(src, "main.tf")
@@ -47,7 +47,7 @@ def test_random_token_soup_never_raises(src: str) -> None:
     parse_template(src, "t.tpl")
 
 
-@settings(max_examples=200, deadline=1000)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=40))
 def test_arbitrary_unicode_never_raises(src: str) -> None:
     parse_file(src, "main.tf")

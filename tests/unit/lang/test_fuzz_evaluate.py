@@ -62,7 +62,7 @@ def _check(source: str) -> None:
         assert d.summary
 
 
-@settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=14).map(" ".join))
 def test_token_soup_never_crashes(source: str) -> None:
     _check(source)
@@ -85,7 +85,7 @@ def _mutated(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutated())
 def test_mutated_cases_never_crash(source: str) -> None:
     _check(source)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.hcl.ast import AnonSymbolExpr, LiteralValueExpr, traversal_str
-from engine.hcl.source import synthetic_range
 from engine.lang import EvalContext, evaluate, references
+from engine.source import synthetic_range
 from engine.values import DYNAMIC, UNKNOWN, Value, number, object_
 
 from .helpers import parse

@@ -18,7 +18,6 @@ from engine.addrs import (
     parse_abs_resource_instance,
     parse_module_instance,
 )
-from engine.hcl.source import synthetic_range
 from engine.plans.moves_endpoint import (
     ModuleCallRel,
     MoveEndpoint,
@@ -29,6 +28,7 @@ from engine.plans.moves_endpoint import (
 )
 from engine.plans.moves_statements import MoveStatement, statement_graph
 from engine.plans.moves_validate import cycle_diagnostics
+from engine.source import synthetic_range
 from tests.unit.planner.fakes import Harness, actions, messages
 
 RNG = synthetic_range("main.tf", "moved {}\n")

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.diags import Diagnostic, error
-from engine.hcl.source import Range
 from engine.plugin import protocol as p
 from engine.plugin.paths import AttributePath
+from engine.source import Range
 from tests.unit.planner import fakes
 from tests.unit.planner.fakes import TEST_PROVIDER, Harness
 

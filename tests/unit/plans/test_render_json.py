@@ -72,8 +72,8 @@ def test_unknown_schema_falls_back_to_json_types() -> None:
 
 
 def test_marshal_writes_numbers_unquoted_with_both_writers() -> None:
+    from engine.gocompat import json as gojson
     from engine.plans.render_json_values import marshal
-    from engine.states import gojson
     from engine.values import Value
     from engine.values.numbers import div, parse_number
     from engine.values.types import NUMBER, ListType

@@ -3,7 +3,7 @@ half-written file.
 
 The expected texts are what terraform 1.11.4 prints for the same files (checked against the
 binary in tests/functional/test_bad_files.py); here they pin `read_state`, `LocalState` and
-`gojson.go_syntax_error` without a subprocess.
+`go_syntax_error` without a subprocess.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from engine.diags import Diagnostics
+from engine.gocompat.json_syntax import go_syntax_error
 from engine.states import LocalState, State, read_state
 from engine.states import local as local_mod
-from engine.states.gojson import go_syntax_error
 from engine.states.state import OutputValue, StateFile
 from engine.states.statefile import write_state
 from engine.values import string

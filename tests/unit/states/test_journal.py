@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 from engine.addrs import parse_abs_resource_instance
-from engine.states import gojson
+from engine.gocompat import json as gojson
 from engine.states.journal import Journal, journal_path, read_journal, replay
 from engine.states.state import (
     OutputValue,

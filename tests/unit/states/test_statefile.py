@@ -7,6 +7,7 @@ import os
 from fractions import Fraction
 from pathlib import Path
 
+from engine.gocompat import json as gojson
 from engine.states import (
     CheckResult,
     LocalState,
@@ -16,7 +17,6 @@ from engine.states import (
     ResourceInstanceObject,
     State,
     StateFile,
-    gojson,
     read_state,
     write_state,
 )

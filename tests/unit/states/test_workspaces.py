@@ -13,7 +13,7 @@ from engine.backend import workspaces as ws
 from engine.cli import main as cli_main
 from engine.cli.meta import Meta
 from engine.cli.ui import Ui
-from engine.core.scope import selected_workspace
+from engine.core.workspace import selected_workspace
 from engine.diags import Diagnostics
 from engine.states.state import Resource, ResourceInstance, ResourceInstanceObject, State
 

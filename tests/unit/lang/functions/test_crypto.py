@@ -1,5 +1,5 @@
 """Hash and crypto functions. Expected values and messages were produced by the real terraform
-v1.11.4 (`terraform console`); bcrypt's digest is checked against the OpenBSD test vector."""
+v1.11.4 (`terraform console`); bcrypt's digest is checked in tests/unit/gocompat."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 from engine.lang import EvalContext
 from engine.lang.functions import function_table
 from engine.lang.functions.base import call
-from engine.lang.functions.bcrypt_hash import bcrypt_hash, bcrypt_raw, bcrypt_salt_from_text
 from engine.lang.functions.crypto import FUNCTIONS, parse_uuid
 from engine.values import STRING, string
 from tests.unit.lang.helpers import default_vars, only_error, show, value
@@ -68,13 +67,6 @@ ERRORS = [
 def test_crypto_errors(src: str, summary: str, detail: str) -> None:
     d = only_error(src, fctx())
     assert (d.summary, d.detail) == (summary, detail)
-
-
-def test_bcrypt_known_vector_pure_python() -> None:
-    salt = bcrypt_salt_from_text("CCCCCCCCCCCCCCCCCCCCC.")
-    assert bcrypt_hash(b"U*U", 5, salt) == "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
-    # the pure-Python digest, independent of any libcrypt fast path
-    assert len(bcrypt_raw(b"U*U", salt, 4)) == 23
 
 
 def test_bcrypt_result_shape_and_low_cost_default() -> None:

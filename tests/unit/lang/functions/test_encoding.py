@@ -7,7 +7,7 @@ import pytest
 
 from engine.lang import EvalContext
 from engine.lang.functions import function_table
-from engine.lang.functions.encoding import go_base64_error_offset, gzip_go, json_quote
+from engine.lang.functions.encoding import go_base64_error_offset, gzip_go
 from engine.values import STRING
 from tests.unit.lang.helpers import default_vars, only_error, show, value
 
@@ -149,10 +149,6 @@ def test_gzip_matches_go_writer_framing() -> None:
     out = gzip_go(b"some text")
     assert out[:10] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
     assert gzip.decompress(out) == b"some text"
-
-
-def test_json_quote_escapes_like_go() -> None:
-    assert json_quote("\b\f\x01\u2029<") == '"\\b\\f\\u0001\\u2029\\u003c"'
 
 
 def test_gzip_body_is_gos_deflate_for_repetitive_input() -> None:

@@ -1,0 +1,126 @@
+"""Source files and positions: the floor under `engine.hcl` and `engine.diags`.
+
+Every syntax node carries a `Range` into the `SourceFile` it came from. Offsets are kept as
+character offsets into the decoded text; line, column (1-based, counted in characters) and byte
+offsets are derived on demand, so parsing pays for positions only when a message needs them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+
+@dataclass(eq=False, slots=True, weakref_slot=True)
+class SourceFile:
+    """One configuration file's name and decoded text."""
+
+    filename: str
+    text: str
+    _line_starts: list[int] | None = field(default=None, repr=False)
+    _ascii: bool | None = field(default=None, repr=False)
+
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of a character offset."""
+        starts = self.line_starts
+        idx = bisect_right(starts, offset) - 1
+        return idx + 1, offset - starts[idx] + 1
+
+    def byte_offset(self, offset: int) -> int:
+        """UTF-8 byte offset of a character offset."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if self._ascii:
+            return offset
+        return len(self.text[:offset].encode("utf-8"))
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its newline."""
+        starts = self.line_starts
+        if line < 1 or line > len(starts):
+            return ""
+        start = starts[line - 1]
+        end = self.text.find("\n", start)
+        text = self.text[start:] if end < 0 else self.text[start:end]
+        if not text.isascii():
+            # bytes that were not UTF-8 (kept as lone surrogates) show as terraform shows them
+            text = "".join("\ufffd" if "\udc80" <= c <= "\udcff" else c for c in text)
+        return text.rstrip("\r")
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """A position: 1-based line and column (characters), 0-based byte offset."""
+
+    line: int
+    column: int
+    byte: int
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A half-open span [start, end) of character offsets in one source file."""
+
+    file: SourceFile
+    start_offset: int
+    end_offset: int
+
+    def __init__(self, file: SourceFile, start_offset: int, end_offset: int) -> None:
+        # The parser makes hundreds of thousands of ranges: setting the slots through their
+        # descriptors is about a third faster than the object.__setattr__ calls that
+        # dataclass generates for a frozen class (which would not replace this __init__).
+        _set_file(self, file)
+        _set_start(self, start_offset)
+        _set_end(self, end_offset)
+
+    @property
+    def filename(self) -> str:
+        return self.file.filename
+
+    @property
+    def start(self) -> Pos:
+        line, col = self.file.line_col(self.start_offset)
+        return Pos(line, col, self.file.byte_offset(self.start_offset))
+
+    @property
+    def end(self) -> Pos:
+        line, col = self.file.line_col(self.end_offset)
+        return Pos(line, col, self.file.byte_offset(self.end_offset))
+
+    def text(self) -> str:
+        return self.file.text[self.start_offset : self.end_offset]
+
+    def to(self, other: Range) -> Range:
+        """The range from the start of this one to the end of `other` (same file)."""
+        return Range(self.file, self.start_offset, other.end_offset)
+
+    def __str__(self) -> str:
+        s, e = self.start, self.end
+        if s.line == e.line:
+            return f"{self.filename}:{s.line},{s.column}-{e.column}"
+        return f"{self.filename}:{s.line},{s.column}-{e.line},{e.column}"
+
+    def __repr__(self) -> str:
+        return f"Range({self})"
+
+
+_set_file = vars(Range)["file"].__set__
+_set_start = vars(Range)["start_offset"].__set__
+_set_end = vars(Range)["end_offset"].__set__
+
+
+def synthetic_range(filename: str = "<generated>", text: str = "") -> Range:
+    """A range for values that do not come from a file (command-line variables, defaults)."""
+    return Range(SourceFile(filename, text), 0, len(text))

@@ -1,0 +1,5 @@
+language {
+  compatible_with {
+    opentofu = "999.9" # ERROR: Incompatible module
+  }
+}

@@ -1,0 +1,7 @@
+data "test" "foo" {
+  lifecycle {
+    enabled = true
+  }
+  count    = 2
+  for_each = ["a"]
+}

@@ -1,0 +1,3 @@
+data "test_resource" "t" {
+  provider = my_test
+}

@@ -1,0 +1,4 @@
+output "invalid" {
+  value      = "Am I deprecated?"
+  deprecated = ""
+}

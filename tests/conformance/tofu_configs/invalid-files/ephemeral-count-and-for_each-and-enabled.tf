@@ -1,0 +1,7 @@
+ephemeral "test" "foo" {
+  lifecycle {
+    enabled = true
+  }
+  count    = 2
+  for_each = ["a"]
+}

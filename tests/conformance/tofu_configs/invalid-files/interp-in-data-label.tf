@@ -1,0 +1,2 @@
+data "null_resource" "foo_${interpolations_invalid_here}" {
+}

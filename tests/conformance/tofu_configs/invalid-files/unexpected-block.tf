@@ -1,0 +1,2 @@
+varyable "whoops" {
+}

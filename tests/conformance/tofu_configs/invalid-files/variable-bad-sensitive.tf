@@ -1,0 +1,3 @@
+variable "sensitive-value" {
+  sensitive = "123" # must be boolean
+}

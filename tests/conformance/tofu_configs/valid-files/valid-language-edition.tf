@@ -1,0 +1,3 @@
+language {
+  edition = tofu2024
+}

@@ -1,0 +1,9 @@
+output "fully_overridden" {
+  value = "base"
+  description = "base description"
+}
+
+output "partially_overridden" {
+  value = "base"
+  description = "base description"
+}

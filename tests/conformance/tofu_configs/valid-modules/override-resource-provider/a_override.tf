@@ -1,0 +1,3 @@
+resource "test_instance" "explicit" {
+  provider = bar-test
+}

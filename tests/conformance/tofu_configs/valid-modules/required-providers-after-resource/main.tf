@@ -1,0 +1,3 @@
+resource test_instance "my-instance" {
+  provider = test
+}

@@ -1,0 +1,2 @@
+
+resource "test_resource" "resource" {}

@@ -1,0 +1,14 @@
+
+variable "value" {
+  type = string
+}
+
+module "child" {
+  source = "./other"
+
+  value = var.value
+}
+
+output "value" {
+  value = module.child.value
+}
