@@ -23,7 +23,7 @@ from engine.backend.local import LocalBackend
 from engine.backend.workspaces import data_dir
 from engine.configs.terraform_block import Backend as BackendBlock
 from engine.diags import Diagnostics, error
-from engine.encryption import StateEncryption
+from engine.states.encryption import StateEncryption
 from engine.states.lock import Locker
 from engine.states.manager import StateManager, Storage
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from engine.backend.base import DEFAULT_OPTIONS, StateOptions
 from engine.backend.workspaces import DEFAULT_WORKSPACE, LocalWorkspaces
 from engine.diags import Diagnostics, error
-from engine.encryption import StateEncryption
+from engine.states.encryption import StateEncryption
 from engine.states.local import LocalState
 from engine.states.lock import FilesystemLocker, Locker
 from engine.states.manager import StateManager

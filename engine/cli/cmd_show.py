@@ -92,7 +92,7 @@ def _go_err(path: str, diags: Diagnostics) -> str:
 def _read_path(meta: Meta, path: str) -> tuple[PlanFile | None, StateFile | None, Diagnostics]:
     """The plan or the state in `path`; neither: terraform's combined error, which names
     both reasons (an empty file is "no state")."""
-    pf, pdiags = read_planfile(path)
+    pf, pdiags = read_planfile(path, decrypt=meta.plan_encryption().decrypt)
     if pf is not None and not pdiags.has_errors:
         return pf, None, Diagnostics()
     exists = os.path.isfile(path)

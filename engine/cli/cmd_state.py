@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from engine.addrs import AbsResourceInstance
 from engine.cli import state_help
 from engine.cli.args import FlagError, FlagSet
+from engine.cli.cmd_state_reencrypt import HELP as REENCRYPT_HELP
 from engine.cli.meta import Meta
 from engine.cli.state_addrs import parse_abs_resource_instance_str
 from engine.cli.state_meta import (
@@ -69,6 +70,9 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "replace-provider": Subcommand("cmd_state_replace_provider", "run_state_replace_provider",
                                    "Replace provider in the state",
                                    state_help.REPLACE_PROVIDER_HELP),
+    "re-encrypt": Subcommand("cmd_state_reencrypt", "run_state_reencrypt",
+                             "Rewrite the state with the primary encryption method",
+                             REENCRYPT_HELP),
     "rm": Subcommand("cmd_state_rm", "run_state_rm", "Remove instances from the state",
                      state_help.RM_HELP),
     "show": Subcommand("cmd_state", "run_state_show", "Show a resource in the state",
@@ -105,7 +109,7 @@ def _read(meta: Meta, path: str, plain: bool = False) -> StateFile | None:
     when there is none (shown). A state that cannot be read is reported as diagnostics, or
     with `plain` (`state list`) as terraform's single "Failed to load state: ..." line."""
     if path:
-        sf, diags = LocalState(path).read()
+        sf, diags = LocalState(path, encryption=meta.state_encryption()).read()
     else:
         workspace, diags = meta.workspace()
         storage, more = meta.backend().storage(workspace)

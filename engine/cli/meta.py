@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from engine.backend import Backend, LocalBackend, Storage
 from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
+from engine.cli.meta_encryption import EncryptionMeta
 from engine.cli.ui import Ui
 from engine.diags import Diagnostics, error
 from engine.values import Value
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 STATE_FILE = "terraform.tfstate"
 
 
-class Meta:
+class Meta(EncryptionMeta):
     """The context of one command invocation."""
 
     def __init__(self, ui: Ui, environ: dict[str, str] | None = None) -> None:
@@ -77,7 +78,12 @@ class Meta:
         `version_first`, as `init`: version errors win over load errors too)."""
         from engine.operations.prepare import load_configuration
 
-        return load_configuration(self.cwd, directory, version_first=version_first)
+        config, diags = load_configuration(self.cwd, directory, version_first=version_first)
+        if config is not None and not diags.has_errors:
+            diags.extend(self.check_encryption(config))  # before any state is read
+            if diags.has_errors:
+                return None, diags
+        return config, diags
 
     def collect_variables(
         self, config: Config, ordered: list[tuple[str, str]], prompt: bool = False
@@ -94,8 +100,10 @@ class Meta:
         without a value is asked for (`ask_variable`)."""
         from engine.operations.prepare import root_inputs
 
-        return root_inputs(config, ordered, self.environ, self.cwd,
-                           self.ask_variable if prompt else None)
+        inputs, diags = root_inputs(config, ordered, self.environ, self.cwd,
+                                    self.ask_variable if prompt else None)
+        self.record_encryption_inputs(inputs.values)
+        return inputs, diags
 
     def ask_variable(self, name: str, description: str) -> str | None:
         """Terraform's prompt for a required variable ("var.name", its description, "Enter a
@@ -126,7 +134,8 @@ class Meta:
             module, diags = load_module(".")
             if module.backend is None and diags.has_errors:
                 return UnusableBackend(diags)
-            self._backend = resolve(module.backend, self.cwd, self.environ)
+            self._backend = resolve(module.backend, self.cwd, self.environ,
+                                    encryption=self.current_state_encryption())
         return self._backend
 
     def state_storage(self, state_path: str = "") -> tuple[Storage | None, Diagnostics]:
@@ -134,6 +143,7 @@ class Meta:
         `state_path`, `-state=FILE`); opening a workspace other than `default` creates it,
         as terraform's backends do."""
         if state_path:
-            return LocalBackend(self.cwd, path=state_path).storage("")
+            return LocalBackend(self.cwd, path=state_path,
+                                encryption=self.state_encryption()).storage("")
         name, _ = self.workspace()
         return self.backend().storage(name or DEFAULT_WORKSPACE)

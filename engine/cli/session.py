@@ -71,7 +71,8 @@ class Session:
         return cls(working_dir=meta.cwd, backend=meta.backend(),
                    workspace=workspace or "default", view=self, registry=self.registry,
                    stop=self.stop, environ=dict(meta.environ),
-                   in_automation=meta.in_automation, handle_signals=True, **fields)
+                   in_automation=meta.in_automation, handle_signals=True, encryption=meta,
+                   **fields)
 
     # -- OperationView ---------------------------------------------------------------------
     @property

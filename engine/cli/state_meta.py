@@ -152,7 +152,7 @@ def open_state(meta: Meta, state_path: str, backup_path: str, lock: bool) -> Sta
     `backup_path` "" or "-" means a timestamped backup beside the state file. `lock` false
     gives a manager without a locker (`-lock=false`)."""
     if state_path:
-        storage = LocalState(state_path)
+        storage = LocalState(state_path, encryption=meta.state_encryption())
         mgr = StateManager(storage, FilesystemLocker(state_path) if lock else None)
     else:
         workspace, diags = meta.workspace()

@@ -99,5 +99,8 @@ def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics
         elif blk.type == "provider_meta":
             out.provider_metas.append(RawBlock(blk.body, blk.def_range, blk.labels[0]))
         else:
+            from engine.configs.encryption_block import decode_encryption
+
+            diags.extend(decode_encryption(blk.body, blk.def_range)[1])  # structure, with lines
             out.encryptions.append(RawBlock(blk.body, blk.def_range))
     return out, diags

@@ -1,54 +1,26 @@
 """State and plan encryption, configured as OpenTofu's `terraform { encryption { ... } }`.
 
-The seam every storage uses is `StateEncryption` / `PlanEncryption`: bytes in, bytes out.
-Storage calls `encrypt` on the serialized document before it is written anywhere and
-`decrypt` on what it read before parsing it; a failure is an `EncryptionError` carrying the
-diagnostics to report (naming the target and the key provider), raised by these methods only
-and turned into diagnostics by the storage that called them. `PASSTHROUGH` is the identity
-used when no encryption is configured.
+The seam every storage uses, `StateEncryption` / `PlanEncryption` (bytes in, bytes out,
+`EncryptionError` on failure, `PASSTHROUGH` without encryption), is engine.states.encryption,
+re-exported here; this package implements it.
+
+The package, as OpenTofu's internal/encryption (the blocks themselves, unevaluated, and the
+TF_ENCRYPTION merge are engine.configs.encryption_config, decoded from HCL by
+engine.configs.encryption_block): `static` (the
+root module's encryption with variables and locals known before the plan), `build` (targets
+resolved, methods and key providers built and checked), `registry` + `decode` (what each
+type's body holds), `keyproviders` (pbkdf2, aws_kms, external), `methods` (aes_gcm,
+unencrypted), `targets` (OpenTofu's v0 payload, primary then fallbacks). Storage imports only
+engine.states.encryption, never this package.
 """
 
-from __future__ import annotations
+from engine.states.encryption import (
+    PASSTHROUGH,
+    EncryptionError,
+    OperationEncryption,
+    PlanEncryption,
+    StateEncryption,
+)
 
-from typing import Protocol
-
-from engine.diags import Diagnostics
-
-
-class EncryptionError(Exception):
-    """Encrypting or decrypting a payload failed; `diags` says why, for the user."""
-
-    def __init__(self, diags: Diagnostics) -> None:
-        super().__init__("; ".join(d.summary for d in diags))
-        self.diags = diags
-
-
-class StateEncryption(Protocol):
-    """Encrypts and decrypts state payloads (terraform v4 JSON in, stored bytes out)."""
-
-    def encrypt(self, data: bytes) -> bytes: ...
-
-    def decrypt(self, data: bytes) -> bytes: ...
-
-
-class PlanEncryption(Protocol):
-    """Encrypts and decrypts saved plan files (the zip archive in, stored bytes out)."""
-
-    def encrypt(self, data: bytes) -> bytes: ...
-
-    def decrypt(self, data: bytes) -> bytes: ...
-
-
-class _Passthrough:
-    """No encryption: what is given is what is stored."""
-
-    def encrypt(self, data: bytes) -> bytes:
-        return data
-
-    def decrypt(self, data: bytes) -> bytes:
-        return data
-
-
-PASSTHROUGH: StateEncryption = _Passthrough()
-
-__all__ = ["PASSTHROUGH", "EncryptionError", "PlanEncryption", "StateEncryption"]
+__all__ = ["PASSTHROUGH", "EncryptionError", "OperationEncryption", "PlanEncryption",
+           "StateEncryption"]

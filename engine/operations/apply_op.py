@@ -21,7 +21,13 @@ from engine.diags import Diagnostics, error, warning
 from engine.operations.hooks import CountHooks, FanOutHooks
 from engine.operations.plan_op import load_inputs, plan_locked
 from engine.operations.planfiles import config_snapshot, with_base
-from engine.operations.prepare import Inputs, load_configuration
+from engine.operations.prepare import (
+    Inputs,
+    encryption_checked,
+    load_configuration,
+    plan_codec,
+    record_encryption_inputs,
+)
 from engine.operations.requests import ApplyRequest
 from engine.operations.results import ApplyResult
 from engine.operations.running import registry_for, stop_requested, walking
@@ -84,11 +90,13 @@ def _apply_saved(request: ApplyRequest, registry: ProviderRegistry, path: str,
         _show(request, result, Diagnostics([error(
             "Can't set variables when applying a saved plan", VARIABLES_WITH_SAVED_PLAN)]))
         return
-    pf, diags = read_planfile(path)
+    pf, diags = read_planfile(path, decrypt=plan_codec(request.encryption).decrypt)
     if pf is None or diags.has_errors:
         _show(request, result, diags)
         return
     config, more = load_configuration(request.working_dir, request.config_dir)
+    if config is not None and not more.has_errors:
+        more.extend(encryption_checked(request.encryption, config))
     if more.has_errors or config is None:
         _show(request, result, more)
         return
@@ -104,6 +112,7 @@ def _apply_saved(request: ApplyRequest, registry: ProviderRegistry, path: str,
         _show(request, result, vdiags)
         return
     inputs = Inputs(config, root_inputs.values, dict(pf.plan.variables))
+    record_encryption_inputs(request.encryption, inputs.variables)
     result.plan = pf.plan
     with locked_state(request, "OperationTypeApply") as (mgr, ldiags):
         seen = len(ldiags)

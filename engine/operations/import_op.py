@@ -23,7 +23,12 @@ from engine.core.instances import InstanceTree
 from engine.core.root import root_instance
 from engine.diags import Diagnostics, error
 from engine.graph.steps import provider_addr_for
-from engine.operations.prepare import load_configuration, root_inputs
+from engine.operations.prepare import (
+    encryption_checked,
+    load_configuration,
+    record_encryption_inputs,
+    root_inputs,
+)
 from engine.operations.requests import ImportRequest
 from engine.operations.results import ImportResult
 from engine.operations.running import registry_for, walking
@@ -62,6 +67,8 @@ def import_resource(request: ImportRequest) -> ImportResult:
         return result
     config, more = load_configuration(request.working_dir, request.config_dir)
     diags.extend(more)
+    if config is not None and not diags.has_errors:
+        diags.extend(encryption_checked(request.encryption, config))
     if diags.has_errors or config is None:
         request.view.diagnostics(diags)
         return result
@@ -77,6 +84,7 @@ def import_resource(request: ImportRequest) -> ImportResult:
     if diags.has_errors:
         request.view.diagnostics(diags)
         return result
+    record_encryption_inputs(request.encryption, given.values)
     with registry_for(request) as registry:
         with locked_state(request, "OperationTypeImport") as (mgr, ldiags):
             if mgr is None or ldiags.has_errors:

@@ -16,7 +16,14 @@ import dataclasses
 
 from engine.diags import Diagnostics
 from engine.operations.planfiles import config_snapshot, read_lock_file, with_base
-from engine.operations.prepare import Inputs, load_configuration, prepare_inputs
+from engine.operations.prepare import (
+    Inputs,
+    encryption_checked,
+    load_configuration,
+    plan_codec,
+    prepare_inputs,
+    record_encryption_inputs,
+)
 from engine.operations.requests import PlanRequest
 from engine.operations.results import PlanResult
 from engine.operations.running import registry_for, stop_requested, walking
@@ -56,6 +63,8 @@ def load_inputs(request: PlanRequest, registry: ProviderRegistry,
     """The configuration (loaded once) and its checked inputs; None with errors. Shown
     diagnostics are added to `into`."""
     config, diags = load_configuration(request.working_dir, request.config_dir)
+    if config is not None and not diags.has_errors:
+        diags.extend(encryption_checked(request.encryption, config))
     if diags.has_errors or config is None:
         _show(request, into, diags)
         return None
@@ -65,6 +74,8 @@ def load_inputs(request: PlanRequest, registry: ProviderRegistry,
         in_automation=request.in_automation, registry=registry)
     diags.extend(more)
     _show(request, into, diags)
+    if inputs is not None:
+        record_encryption_inputs(request.encryption, inputs.variables)
     return inputs
 
 
@@ -141,7 +152,8 @@ def _plan_and_save(request: PlanRequest, registry: ProviderRegistry, inputs: Inp
         diags.extend(write_planfile(
             request.out, plan_, with_base(planned.refreshed, planned.base),
             with_base(planned.prev_run, planned.base), snap,
-            read_lock_file(request.working_dir)))
+            read_lock_file(request.working_dir),
+            encrypt=plan_codec(request.encryption).encrypt))
         if not diags.has_errors:
             result.saved = request.out
     request.view.diagnostics(diags)

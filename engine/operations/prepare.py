@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from engine.configs import Config
 from engine.configs.variable_values import RootInputs, collect_root_inputs
 from engine.diags import Diagnostic, Diagnostics, error
+from engine.encryption import PASSTHROUGH, OperationEncryption, PlanEncryption
 from engine.plans.model import PlanMode
 from engine.plugin.registry import ProviderRegistry
 from engine.values import Value
@@ -68,6 +69,15 @@ class Inputs:
     warnings: Diagnostics = field(default_factory=Diagnostics)
 
 
+def config_path(working_dir: str, directory: str) -> str:
+    """Where the configuration `directory` (relative to `working_dir`) is, as it is named in
+    diagnostics: relative, as terraform names it, when the working directory is the current
+    one (the CLI); otherwise joined to the working directory (a Lambda's checkout)."""
+    if os.path.isabs(directory) or os.path.abspath(working_dir) == os.getcwd():
+        return directory
+    return os.path.join(working_dir, directory)
+
+
 def load_configuration(working_dir: str, directory: str = ".",
                        version_first: bool = False) -> tuple[Config | None, Diagnostics]:
     """The configuration rooted at `directory` (None when it could not be loaded).
@@ -81,7 +91,7 @@ def load_configuration(working_dir: str, directory: str = ".",
     diags = check_manifest(working_dir)
     if diags.has_errors:
         return None, diags
-    config, diags = load_config(os.path.join(working_dir, directory))
+    config, diags = load_config(config_path(working_dir, directory))
     # Every module's `required_version`, as terraform's checkRequiredVersion: a configuration
     # that loads but that this version does not satisfy gives only "Unsupported Terraform Core
     # version" errors; with `version_first` (init) those errors win over load errors too.
@@ -174,6 +184,24 @@ def prepare_inputs(
     return Inputs(config, given.values, given.given, warnings=more), diags
 
 
+def encryption_checked(encryption: OperationEncryption | None, config: Config) -> Diagnostics:
+    """The problems of the configuration's `encryption` block (none without an operation
+    encryption), found before any state is read."""
+    return encryption.check_encryption(config) if encryption is not None else Diagnostics()
+
+
+def record_encryption_inputs(encryption: OperationEncryption | None,
+                             values: Mapping[str, Value]) -> None:
+    """Give the operation's encryption the root input values it is configured from."""
+    if encryption is not None:
+        encryption.record_encryption_inputs(values)
+
+
+def plan_codec(encryption: OperationEncryption | None) -> PlanEncryption:
+    """What the operation's saved plans are encrypted with (plaintext without encryption)."""
+    return encryption.plan_encryption() if encryption is not None else PASSTHROUGH
+
+
 def declares_resources(config: Config) -> bool:
     """Whether any module of the configuration declares a resource or data source."""
     return any(node.module.all_resources() for node in config.walk())
@@ -195,6 +223,9 @@ def validate_statically(config: Config, registry: ProviderRegistry) -> Diagnosti
 
 __all__ = [
     "Inputs",
+    "encryption_checked",
+    "plan_codec",
+    "record_encryption_inputs",
     "go_error_text",
     "load_configuration",
     "prepare_inputs",

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.backend.base import Backend
+from engine.encryption import OperationEncryption
 from engine.graph.signals import StopController
 from engine.operations.view import NULL_VIEW, OperationView
 from engine.plans.model import Plan, PlanMode
@@ -38,7 +39,9 @@ class OperationRequest:
     wires SIGINT/SIGTERM to it). `lock`/`lock_timeout` are `-lock` and `-lock-timeout`
     (seconds). `environ` supplies `TF_VAR_*` values; `in_automation` is `TF_IN_AUTOMATION`.
     `handle_signals` routes SIGINT/SIGTERM to `stop` while the operation walks (only in the
-    main thread; the CLI sets it, a Lambda handler does not).
+    main thread; the CLI sets it, a Lambda handler does not). `encryption` is the
+    configuration's state and plan encryption (None: saved plans are plaintext; the state's
+    encryption is the backend's own).
     """
 
     working_dir: str
@@ -54,6 +57,7 @@ class OperationRequest:
     environ: Mapping[str, str] = field(default_factory=dict)
     in_automation: bool = False
     handle_signals: bool = False
+    encryption: OperationEncryption | None = None
 
 
 @dataclass

@@ -34,6 +34,7 @@ from engine.hcl.gcpause import paused_cyclic_gc
 from engine.plans.codec import CodecError, decode_plan, encode_plan
 from engine.plans.model import Plan
 from engine.states import StateFile, read_state, write_state
+from engine.states.encryption import EncryptionError
 from engine.values.json import dumps, loads
 
 PLAN_MEMBER = "tfplan.json"
@@ -161,6 +162,9 @@ def write_planfile(
             payload = _archive(plan, prior_state, prev_state, config_snapshot, lock_file_text)
         if encrypt is not None:
             payload = encrypt(payload)
+    except EncryptionError as exc:  # nothing is written: no plaintext instead
+        diags.append(error("Failed to write plan file", _encryption_text(exc)))
+        return diags
     except Exception as exc:  # encoding or the encryption hook failed: report, write nothing
         diags.append(error("Failed to write plan file", f"Failed to encode the plan: {exc}"))
         return diags
@@ -182,6 +186,11 @@ def write_planfile(
 
 # ------------------------------------------------------------------------------ reading
 _BOOKMARK_FIELDS = {"remote_plan_format": "int", "run_id": "string", "hostname": "string"}
+
+
+def _encryption_text(exc: EncryptionError) -> str:
+    """The encryption's diagnostics as one text ("Failed to decrypt plan: ...")."""
+    return "\n".join(f"{d.summary}: {d.detail}" if d.detail else d.summary for d in exc.diags)
 
 
 def _go_json_error(data: bytes) -> str:
@@ -243,8 +252,8 @@ def read_planfile(
     if decrypt is not None:
         try:
             raw = decrypt(raw)
-        except Exception as exc:  # the decryption hook's own error kinds
-            return None, _not_a_plan(path, f"failed to decrypt the plan file: {exc}")
+        except EncryptionError as exc:
+            return None, _not_a_plan(path, _encryption_text(exc))
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, EOFError, OSError, ValueError):

@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,8 +110,11 @@ def _record_from_json(data: Any) -> Record | None:
     )
 
 
-def read_journal(path: str) -> tuple[list[Record], Diagnostics]:
-    """All complete records in the journal at `path` ([] when there is no journal).
+def read_journal(
+    path: str, unseal: Callable[[bytes], bytes] | None = None
+) -> tuple[list[Record], Diagnostics]:
+    """All complete records in the journal at `path` ([] when there is no journal);
+    `unseal` decrypts each line (the state's encryption) before it is parsed.
 
     A last line that is incomplete or unreadable is a write torn by a crash and is dropped;
     an unreadable line anywhere else is an error.
@@ -132,9 +136,17 @@ def read_journal(path: str) -> tuple[list[Record], Diagnostics]:
             continue
         rec: Record | None
         try:
+            if unseal is not None:
+                line = unseal(line)
             rec = _record_from_json(gojson.loads(line.decode("utf-8")))
         except (UnicodeDecodeError, json.JSONDecodeError, ValueError, TypeError):
             rec = None
+        except Exception as exc:  # the encryption's error kinds: a line that does not decrypt
+            if i == last:
+                continue
+            diags.append(error("The state journal could not be decrypted",
+                               f"Line {i + 1} of {path}: {exc}"))
+            return records, diags
         if rec is None:
             # Each record is one write ending in its newline, so only the final segment (no
             # newline after it) can be a torn write; a line ended by a newline must read.
@@ -202,8 +214,10 @@ class Journal:
     updates them (`set_base`) after each snapshot it persists.
     """
 
-    def __init__(self, path: str, lineage: str = "", serial: int = 0) -> None:
+    def __init__(self, path: str, lineage: str = "", serial: int = 0,
+                 seal: Callable[[bytes], bytes] | None = None) -> None:
         self.path = path
+        self.seal = seal  # the state's encryption, applied to each record (one line each)
         self.lineage = lineage
         self.serial = serial
         self._fd: int | None = None
@@ -272,7 +286,14 @@ class Journal:
         with self._mu:
             doc["lineage"] = self.lineage
             doc["serial"] = self.serial if serial is None else serial
-            line = (gojson.dumps(doc, indent=None) + "\n").encode("utf-8")
+            line = gojson.dumps(doc, indent=None).encode("utf-8")
+            if self.seal is not None:
+                try:
+                    line = self.seal(line)
+                except Exception as exc:  # the encryption's own error kinds: nothing written
+                    diags.append(error("Failed to write the state journal", str(exc)))
+                    return diags
+            line += b"\n"
             fd = self._fd
             if fd is None:
                 diags.append(error("Failed to write the state journal", "It is not open."))

@@ -16,7 +16,7 @@ import os
 import tempfile
 
 from engine.diags import Diagnostics, error
-from engine.encryption import PASSTHROUGH, EncryptionError, StateEncryption
+from engine.states.encryption import PASSTHROUGH, EncryptionError, StateEncryption
 from engine.states.state import State, StateFile, new_lineage
 from engine.states.statefile import read_state, states_equal, write_state
 

@@ -28,11 +28,12 @@ import contextlib
 import gc
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from engine.addrs import AbsResourceInstance
 from engine.diags import Diagnostics, error, warning
+from engine.states.encryption import EncryptionError
 from engine.states.journal import (
     Journal,
     Record,
@@ -159,6 +160,15 @@ class StateManager:
         return diags
 
     # ------------------------------------------------------------------------ recovery
+    def _record_encryption(self, which: str) -> Callable[[bytes], bytes] | None:
+        """The storage's state encryption for journal records (each record is encrypted as
+        the state is, so the journal holds no plaintext when the state holds none)."""
+        enc = getattr(self.storage, "encryption", None)
+        records = getattr(enc, "records", None)
+        if records is None:
+            return None
+        return getattr(records(), which)
+
     def recover(self) -> Diagnostics:
         """Reconcile a journal left by a run that stopped; call with the lock held.
 
@@ -170,7 +180,7 @@ class StateManager:
         diags = Diagnostics()
         if not os.path.exists(self.journal_path):
             return diags
-        records, more = read_journal(self.journal_path)
+        records, more = read_journal(self.journal_path, self._record_encryption("decrypt"))
         diags.extend(more)
         if diags.has_errors:
             return diags
@@ -232,6 +242,7 @@ class StateManager:
             self.journal_path,
             base.lineage if base is not None else "",
             base.serial if base is not None else 0,
+            seal=self._record_encryption("encrypt"),
         )
         diags.extend(self._journal.open())
         if diags.has_errors:
@@ -371,7 +382,14 @@ class StateManager:
             serial=(base.serial if base is not None else 0) + 1,
         )
         try:
-            atomic_write(self.errored_path, write_state(sf))
+            payload = write_state(sf).encode("utf-8")
+            encryption = getattr(self.storage, "encryption", None)
+            if encryption is not None:  # errored.tfstate is encrypted like the state
+                payload = encryption.encrypt(payload)
+            atomic_write(self.errored_path, payload)
+        except EncryptionError as exc:  # never plaintext instead: the journal is kept
+            diags.extend(exc.diags)
+            return diags
         except (OSError, ValueError, TypeError) as exc:
             diags.append(
                 error(

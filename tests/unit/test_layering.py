@@ -24,46 +24,29 @@ BOTO3_ALLOWED = ("engine/backend/s3/", "engine/encryption/keyproviders/")
 #: Engine packages, lowest first; one rank may hold several packages that do not import
 #: each other.
 RANKS: list[tuple[str, ...]] = [
-    ("hcl", "diags", "values"),
-    ("addrs",),
-    ("lang",),
+    ("addrs", "gocompat", "source"),
+    ("diags", "values"),
+    ("hcl", "states"),
+    ("checks", "lang"),
     ("configs",),
-    ("cliconfig", "encryption"),
-    ("states",),
-    ("depsfile", "getproviders"),
+    ("backend", "cliconfig", "graph", "initwd"),
+    ("getproviders",),
+    ("depsfile",),
+    ("providercache",),
     ("plugin",),
-    ("checks", "core"),
-    ("initwd",),
-    ("graph",),
-    ("plans",),
+    ("core",),
+    ("encryption", "plans"),
     ("provisioners",),
     ("apply",),
-    ("backend", "testing"),
-    ("operations",),
+    ("operations", "testing"),
     ("cli",),
 ]
 
-#: (importing package, imported package) pairs that still break the ranks, and why. The
-#: `groundfloor` work (issue #7's ground floor) removes them all; remove each entry with it.
-KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
-    # Range/Pos/SourceFile move below both diags and hcl (groundfloor).
-    ("diags", "hcl"): "diags renders source ranges that live in hcl",
-    ("hcl", "diags"): "the parser reports diagnostics",
-    ("hcl", "values"): "the parser builds literal values",
-    ("values", "hcl"): "values/typeexpr.py parses type expressions (moves up: groundfloor)",
-    ("values", "diags"): "values/typeexpr.py reports diagnostics (moves up: groundfloor)",
-    # The checks <-> core cycle is cut (groundfloor).
-    ("checks", "core"): "checks.blocks evaluates check assertions with core",
-    ("core", "checks"): "core reports check results into checks",
-    # The depsfile <-> getproviders cycle is cut (groundfloor).
-    ("depsfile", "getproviders"): "lock entries use getproviders' versions and hashes",
-    ("getproviders", "depsfile"): "the installer reads and writes the lock file",
-    # Merged with the S3 backend, after this list was drawn: terraform_remote_state (a
-    # built-in provider's data source) reads other backends; it belongs above engine.backend.
-    ("plugin", "backend"): "plugin/builtin/remote_state*.py reads state through a backend",
-    # graph/builder_apply.py moves into apply (groundfloor).
-    ("graph", "plans"): "graph/builder_apply.py builds the apply graph from plan changes",
-}
+#: (importing package, imported package) pairs that still break the ranks, and why; an entry
+#: goes with the work that removes it. The ground floor (issue #7) removed the last cycles:
+#: source ranges below diags and hcl, type expressions in configs, check assertions in core,
+#: the installer in providercache, the apply graph in apply.
+KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 #: What `engine/cli` must not import: the planner and its parts, the walker and graph
 #: builders, the applier, and the state machinery (storage, locks, journal, managers). The

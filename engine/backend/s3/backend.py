@@ -28,7 +28,7 @@ from engine.backend.s3.remote_state import RemoteState
 from engine.backend.s3.settings import S3Settings, prepare
 from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.diags import Diagnostics, error
-from engine.encryption import StateEncryption
+from engine.states.encryption import StateEncryption
 from engine.states.lock import acquire, new_lock_info, release
 from engine.states.manager import StateManager
 from engine.states.state import State

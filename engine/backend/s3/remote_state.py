@@ -27,7 +27,7 @@ from collections.abc import Callable
 from engine.backend.s3.client import Payload, PreconditionFailed, S3Client, S3Error
 from engine.backend.s3.dynamo import DynamoError, LockTable
 from engine.diags import Diagnostic, Diagnostics, error, warning
-from engine.encryption import PASSTHROUGH, EncryptionError, StateEncryption
+from engine.states.encryption import PASSTHROUGH, EncryptionError, StateEncryption
 from engine.states.state import State, StateFile, new_lineage
 from engine.states.statefile import read_state, states_equal, write_state
 
