@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 
-from engine.addrs import Provider as ProviderAddr
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cliconfig import load_cli_config
@@ -24,9 +23,9 @@ from engine.depsfile import LOCK_FILE, load_locks, save_locks
 from engine.diags import Diagnostics, error, warning
 from engine.getproviders.mirror import current_platform
 from engine.getproviders.source import build_source
-from engine.getproviders.versions import ConstraintError, parse_constraints
 from engine.initwd import install_modules, write_manifest
 from engine.providercache.install import Requirement, ensure_providers
+from engine.providercache.requirements import config_requirements
 
 SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"
 EMPTY_DIR = (
@@ -54,32 +53,6 @@ LOCK_CHANGED = (
     "in the .terraform.lock.hcl file. Review those changes and commit them to your\n"
     "version control system if they represent changes you intended to make."
 )
-
-
-def _requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
-    diags = Diagnostics()
-    reqs: dict[ProviderAddr, Requirement] = {}
-
-    def need(given: object, text: str) -> None:
-        # configs has its own provider address type: use the engine.addrs one
-        addr = ProviderAddr(given.hostname, given.namespace, given.type)  # type: ignore[attr-defined]
-        if addr.is_builtin:
-            return
-        req = reqs.setdefault(addr, Requirement(addr))
-        try:
-            req.selections.extend(parse_constraints(text))
-        except ConstraintError as exc:
-            diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
-
-    for node in config.walk():  # type: ignore[attr-defined]
-        m = node.module
-        for rp in m.required_providers.values():
-            need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
-        for pc in m.provider_configs.values():
-            need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
-        for r in m.all_resources():
-            need(m.resource_provider(r), "")
-    return list(reqs.values()), diags
 
 
 def _store_plugin_path(cwd: str, dirs: list[str]) -> None:
@@ -118,7 +91,7 @@ def _install_providers(
     ui = meta.ui
     cwd = meta.cwd
     ui.out("[reset][bold]Initializing provider plugins...")
-    reqs, diags = _requirements(config)
+    reqs, diags = config_requirements(config)
     lock_path = os.path.join(cwd, LOCK_FILE)
     prior, d = load_locks(lock_path)
     diags.extend(d)

@@ -82,9 +82,13 @@ def needed_providers(config: Any | None, state: State | None) -> list[ProviderAd
 class PluginRegistry(ProviderRegistry):
     """A registry whose non-built-in providers are the plugins installed in `workdir`."""
 
-    def __init__(self, working_dir: str, *, start_timeout: float = 60.0) -> None:
+    def __init__(self, working_dir: str, *, start_timeout: float = 60.0,
+                 provider_env: dict[str, str] | None = None) -> None:
+        """`provider_env` is the whole environment of every provider process started (None:
+        this process's); credentials given at execute time reach only the providers this way."""
         super().__init__(working_dir)
         self.workdir = working_dir
+        self._env = dict(provider_env) if provider_env is not None else None
         self._start_timeout = start_timeout
         self._cache: SchemaCache | None = None
         self._failed: dict[ProviderAddr, Diagnostics] = {}
@@ -107,7 +111,8 @@ class PluginRegistry(ProviderRegistry):
             if self._cache is None:
                 self._cache = SchemaCache(schema_cache_dir(self.workdir))
             self.register(provider, grpc_provider_factory(
-                str(provider), exe, schema_cache=self._cache, start_timeout=self._start_timeout))
+                str(provider), exe, schema_cache=self._cache, start_timeout=self._start_timeout,
+                env=self._env))
             return diags
 
     def preload(self, providers: list[ProviderAddr]) -> Diagnostics:

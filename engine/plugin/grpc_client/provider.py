@@ -591,13 +591,15 @@ def grpc_provider_factory(
     *,
     schema_cache: SchemaCache | None = None,
     start_timeout: float = 60.0,
+    env: dict[str, str] | None = None,
 ) -> Callable[[], GrpcProvider]:
     """A zero-argument factory for `ProviderRegistry.register`: each call starts a new
-    process (raising PluginStartError when it cannot)."""
+    process (raising PluginStartError when it cannot). `env` is the process's whole
+    environment (None: this process's)."""
 
     def make() -> GrpcProvider:
         return GrpcProvider.start(
-            name, binary, schema_cache=schema_cache, start_timeout=start_timeout
+            name, binary, schema_cache=schema_cache, start_timeout=start_timeout, env=env
         )
 
     return make

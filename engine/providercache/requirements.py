@@ -1,0 +1,74 @@
+"""What a configuration requires of providers, and installing it into a working directory.
+
+`config_requirements` is what `init` reads from the module tree; `install_locked` installs
+exactly what a configuration's dependency lock file selects from filesystem mirrors, without
+changing the lock file (terraform's `init -lockfile=readonly`): what the control plane does
+with an uploaded configuration version before it plans.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from engine.addrs import Provider as ProviderAddr
+from engine.cliconfig import CliConfig
+from engine.depsfile import LOCK_FILE, load_locks
+from engine.diags import Diagnostics, error
+from engine.providercache.install import Requirement, ensure_providers
+from engine.getproviders.source import build_source
+from engine.getproviders.versions import ConstraintError, parse_constraints
+
+
+def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
+    """Every non-built-in provider the configuration needs, with the version constraints
+    of its modules' `required_providers` and provider blocks (as `terraform init` reads them)."""
+    diags = Diagnostics()
+    reqs: dict[ProviderAddr, Requirement] = {}
+
+    def need(given: object, text: str) -> None:
+        # configs has its own provider address type: use the engine.addrs one
+        addr = ProviderAddr(given.hostname, given.namespace, given.type)  # type: ignore[attr-defined]
+        if addr.is_builtin:
+            return
+        req = reqs.setdefault(addr, Requirement(addr))
+        try:
+            req.selections.extend(parse_constraints(text))
+        except ConstraintError as exc:
+            diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
+
+    for node in config.walk():  # type: ignore[attr-defined]
+        m = node.module
+        for rp in m.required_providers.values():
+            need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
+        for pc in m.provider_configs.values():
+            need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
+        for r in m.all_resources():
+            need(m.resource_provider(r), "")
+    return list(reqs.values()), diags
+
+
+def install_locked(
+    working_dir: str,
+    config: object,
+    plugin_dirs: list[str],
+    say: Callable[[str], None] = lambda _line: None,
+) -> Diagnostics:
+    """Install the providers `config` needs into `working_dir/.terraform/providers` from
+    `plugin_dirs` (filesystem mirrors), as selected by `working_dir`'s lock file; an error when
+    the lock file is missing an entry or would have to change."""
+    reqs, diags = config_requirements(config)
+    lock_path = os.path.join(working_dir, LOCK_FILE)
+    prior, more = load_locks(lock_path)
+    diags.extend(more)
+    if diags.has_errors:
+        return diags
+    source = build_source(plugin_dirs, CliConfig(), {}, working_dir)
+    result = ensure_providers(reqs, prior, source, working_dir, False, say)
+    diags.extend(result.diags)
+    if not diags.has_errors and not result.locks.equal_provider_selections(prior):
+        diags.append(error(
+            "Provider dependency changes detected",
+            "The configuration needs providers its dependency lock file does not select. Run "
+            "init where the configuration is kept and upload the updated .terraform.lock.hcl."))
+    return diags

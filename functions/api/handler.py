@@ -1,0 +1,148 @@
+"""The control plane's REST API (API Gateway proxy events → Powertools' REST resolver).
+
+Routes are thin: they read the caller (the authorizer's principal), the path and the JSON
+body, call `functions.common.run_service` / `workspaces`, and answer JSON. Every refusal is a
+`ControlPlaneError` answered as `{"error": {"code", "message"}}` with its status. The routes
+are listed in `infra/openapi.yaml` (a test checks the two agree)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from functions.common import artifacts, run_service, workspaces
+from functions.common.errors import ControlPlaneError, InvalidRequest, Unauthorized
+from functions.common.powertools import observability
+from functions.common.settings import settings
+
+logger, tracer, metrics = observability("groundplan-api")
+app = APIGatewayRestResolver()
+
+
+def _json(status: int, body: Any) -> Response[str]:
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
+                    body=json.dumps(body))
+
+
+@app.exception_handler(ControlPlaneError)
+def _refused(exc: ControlPlaneError) -> Response[str]:
+    logger.info("refused", extra={"code": exc.code, "status": exc.status})
+    return _json(exc.status, exc.body())
+
+
+def _caller() -> str:
+    ctx = app.current_event.request_context
+    principal = (ctx.authorizer.principal_id if ctx.authorizer else None) or ""
+    if not principal:
+        raise Unauthorized("no authenticated caller", code="unauthorized")
+    return str(principal)
+
+
+def _body() -> dict[str, Any]:
+    raw = app.current_event.body
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise InvalidRequest("request body is not JSON", code="invalid_json") from None
+    if not isinstance(body, dict):
+        raise InvalidRequest("request body must be a JSON object", code="invalid_json")
+    return body
+
+
+@app.post("/workspaces")
+def create_workspace() -> Response[str]:
+    ws = workspaces.create(_body(), _caller())
+    return _json(201, ws.public())
+
+
+@app.get("/workspaces")
+def list_workspaces() -> Response[str]:
+    _caller()
+    return _json(200, {"workspaces": [w.public() for w in workspaces.list_all()]})
+
+
+@app.get("/workspaces/<name>")
+def get_workspace(name: str) -> Response[str]:
+    _caller()
+    return _json(200, workspaces.get(name).public())
+
+
+@app.post("/workspaces/<name>/configuration-versions")
+def create_configuration_version(name: str) -> Response[str]:
+    _caller()
+    workspaces.get(name)
+    cv_id = "cv-" + uuid.uuid4().hex[:20]
+    url = artifacts.presigned_upload(settings().config_bucket, artifacts.config_key(name, cv_id))
+    return _json(201, {"id": cv_id, "upload_url": url})
+
+
+@app.post("/workspaces/<name>/runs")
+def create_run(name: str) -> Response[str]:
+    run = run_service.start_run(name, _body(), _caller())
+    metrics.add_metric(name="RunsStarted", unit="Count", value=1)
+    return _json(202, run.public())
+
+
+@app.get("/workspaces/<name>/runs")
+def list_runs(name: str) -> Response[str]:
+    _caller()
+    status = app.current_event.get_query_string_value("status")
+    return _json(200, {"runs": [r.public() for r in run_service.list_runs(name, status)]})
+
+
+@app.get("/runs/<run_id>")
+def get_run(run_id: str) -> Response[str]:
+    _caller()
+    return _json(200, run_service.get_run(run_id).public())
+
+
+@app.get("/runs/<run_id>/plan")
+def get_plan(run_id: str) -> Response[str]:
+    _caller()
+    fmt = app.current_event.get_query_string_value("format", "text") or "text"
+    data = run_service.plan_artifact(run_id, fmt)
+    if fmt == "json":
+        return Response(status_code=200, content_type=content_types.APPLICATION_JSON,
+                        body=data.decode())
+    return Response(status_code=200, content_type="text/plain; charset=utf-8",
+                    body=data.decode())
+
+
+@app.get("/runs/<run_id>/log")
+def get_log(run_id: str) -> Response[str]:
+    _caller()
+    run_service.get_run(run_id)
+    try:
+        data = artifacts.get_artifact(run_id, "log.txt").decode()
+    except Exception:  # no log written yet
+        data = ""
+    return Response(status_code=200, content_type="text/plain; charset=utf-8", body=data)
+
+
+@app.post("/runs/<run_id>/actions/<action>")
+def run_action(run_id: str, action: str) -> Response[str]:
+    user = _caller()
+    if action == "approve":
+        run = run_service.decide(run_id, True, user, "api")
+    elif action == "reject":
+        run = run_service.decide(run_id, False, user, "api")
+    elif action == "discard":
+        run = run_service.discard(run_id, user)
+    elif action == "cancel":
+        run = run_service.cancel(run_id, user)
+    else:
+        raise InvalidRequest(f"unknown run action {action!r}", code="unknown_action")
+    return _json(202, run.public())
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

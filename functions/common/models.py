@@ -1,0 +1,217 @@
+"""The control plane's DynamoDB tables as pynamodb models.
+
+Table names come from `Settings` (see `bind_models`); every model reads and writes through
+botocore, so `AWS_ENDPOINT_URL` points them at a local endpoint as it does boto3.
+
+- `Workspace`: a named state location with its approvers, notification target and credentials.
+- `Run`: one plan/apply of a workspace, its status history and plan digest (no values).
+- `WorkspaceLock`: the one active run of a workspace or lineage (conditional put; see `locks`).
+- `TaskToken`: the Step Functions token an approval resumes (never put in a Slack button).
+- `Node`: one graph node of an apply fan-out: its dependents, how many dependencies remain,
+  the token its wait step parked, its status.
+- `AuditEvent`: append-only record of state-changing actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    ListAttribute,
+    MapAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+)
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.models import Model
+
+from functions.common.settings import Settings, settings
+
+
+class Transition(MapAttribute[str, Any]):
+    """One entry of a run's status history."""
+
+    status = UnicodeAttribute()
+    at = UnicodeAttribute()
+    by = UnicodeAttribute()
+    reason = UnicodeAttribute(null=True)
+
+
+class Credentials(MapAttribute[str, Any]):
+    """How a workspace's provider credentials are obtained at execute time."""
+
+    role_arn = UnicodeAttribute(null=True)
+    secret_id = UnicodeAttribute(null=True)
+
+
+class Workspace(Model):
+    class Meta:
+        table_name = "groundplan-workspaces"
+
+    name = UnicodeAttribute(hash_key=True)
+    approvers = ListAttribute(of=UnicodeAttribute, default=list)
+    notification_url = UnicodeAttribute(null=True)
+    credentials = Credentials(null=True)
+    state_key = UnicodeAttribute()
+    lineage = UnicodeAttribute(null=True)
+    created_at = UnicodeAttribute()
+    created_by = UnicodeAttribute()
+
+    def public(self) -> dict[str, Any]:
+        """The workspace as the API shows it (no secrets: credentials by reference only)."""
+        creds = self.credentials
+        return {
+            "name": self.name,
+            "approvers": list(self.approvers or []),
+            "notification_url": self.notification_url,
+            "credentials": {
+                "role_arn": creds.role_arn if creds else None,
+                "secret_id": creds.secret_id if creds else None,
+            },
+            "state": {"bucket": settings().state_bucket, "key": self.state_key},
+            "created_at": self.created_at,
+            "created_by": self.created_by,
+        }
+
+
+class WorkspaceRunsIndex(GlobalSecondaryIndex["Run"]):
+    class Meta:
+        index_name = "workspace-created"
+        projection = AllProjection()
+
+    workspace = UnicodeAttribute(hash_key=True)
+    created_at = UnicodeAttribute(range_key=True)
+
+
+class Run(Model):
+    class Meta:
+        table_name = "groundplan-runs"
+
+    id = UnicodeAttribute(hash_key=True)
+    workspace = UnicodeAttribute()
+    operation = UnicodeAttribute()
+    status = UnicodeAttribute()
+    auto_apply = BooleanAttribute(default=False)
+    configuration_version = UnicodeAttribute()
+    targets = ListAttribute(of=UnicodeAttribute, default=list)
+    source = UnicodeAttribute(default="api")
+    created_by = UnicodeAttribute()
+    created_at = UnicodeAttribute()
+    updated_at = UnicodeAttribute()
+    history = ListAttribute(of=Transition, default=list)
+    variables_key = UnicodeAttribute(null=True)
+    plan_digest = UnicodeAttribute(null=True)
+    prior_serial = NumberAttribute(null=True)
+    prior_lineage = UnicodeAttribute(null=True)
+    has_changes = BooleanAttribute(null=True)
+    resource_changes = MapAttribute[str, Any](null=True)
+    approved_by = UnicodeAttribute(null=True)
+    approved_digest = UnicodeAttribute(null=True)
+    node_count = NumberAttribute(null=True)
+    failed_nodes = ListAttribute(of=UnicodeAttribute, default=list)
+    error = UnicodeAttribute(null=True)
+    execution_arn = UnicodeAttribute(null=True)
+    by_workspace = WorkspaceRunsIndex()
+
+    def public(self) -> dict[str, Any]:
+        """The run as the API shows it."""
+        return {
+            "id": self.id,
+            "workspace": self.workspace,
+            "operation": self.operation,
+            "status": self.status,
+            "auto_apply": self.auto_apply,
+            "configuration_version": self.configuration_version,
+            "targets": list(self.targets or []),
+            "source": self.source,
+            "created_by": self.created_by,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "plan_digest": self.plan_digest,
+            "has_changes": self.has_changes,
+            "resource_changes": dict(self.resource_changes.as_dict())
+            if self.resource_changes is not None else None,
+            "approved_by": self.approved_by,
+            "node_count": self.node_count,
+            "failed_nodes": list(self.failed_nodes or []),
+            "error": self.error,
+            "status_history": [
+                {"status": t.status, "at": t.at, "by": t.by, "reason": t.reason}
+                for t in self.history or []
+            ],
+        }
+
+
+class WorkspaceLock(Model):
+    class Meta:
+        table_name = "groundplan-locks"
+
+    key = UnicodeAttribute(hash_key=True)
+    run_id = UnicodeAttribute()
+    holder = UnicodeAttribute()
+    created_at = UnicodeAttribute()
+
+
+class TaskToken(Model):
+    class Meta:
+        table_name = "groundplan-task-tokens"
+
+    run_id = UnicodeAttribute(hash_key=True)
+    token = UnicodeAttribute()
+    digest = UnicodeAttribute(null=True)
+    created_at = UnicodeAttribute()
+
+
+class Node(Model):
+    class Meta:
+        table_name = "groundplan-nodes"
+
+    run_id = UnicodeAttribute(hash_key=True)
+    address = UnicodeAttribute(range_key=True)
+    remaining = NumberAttribute(default=0)
+    dependents = ListAttribute(of=UnicodeAttribute, default=list)
+    token = UnicodeAttribute(null=True)
+    released = BooleanAttribute(default=False)
+    skip = BooleanAttribute(default=False)
+    status = UnicodeAttribute(default="pending")
+    error = UnicodeAttribute(null=True)
+    started_at = UnicodeAttribute(null=True)
+    finished_at = UnicodeAttribute(null=True)
+
+
+class AuditEvent(Model):
+    class Meta:
+        table_name = "groundplan-audit"
+
+    id = UnicodeAttribute(hash_key=True)
+    at = UnicodeAttribute()
+    actor = UnicodeAttribute()
+    action = UnicodeAttribute()
+    source = UnicodeAttribute()
+    workspace = UnicodeAttribute(null=True)
+    run_id = UnicodeAttribute(null=True)
+    plan_digest = UnicodeAttribute(null=True)
+
+
+MODELS: tuple[type[Model], ...] = (Workspace, Run, WorkspaceLock, TaskToken, Node, AuditEvent)
+
+
+def bind_models(cfg: Settings | None = None) -> None:
+    """Point every model at the tables `cfg` names (and drop cached connections)."""
+    cfg = cfg or settings()
+    names = {
+        Workspace: cfg.workspaces_table,
+        Run: cfg.runs_table,
+        WorkspaceLock: cfg.locks_table,
+        TaskToken: cfg.tokens_table,
+        Node: cfg.nodes_table,
+        AuditEvent: cfg.audit_table,
+    }
+    for model, name in names.items():
+        model.Meta.table_name = name
+        model.Meta.region = cfg.region
+        model._connection = None
+
+
+bind_models()

@@ -1,0 +1,162 @@
+"""Starting, approving, discarding and cancelling runs: the control plane's run API behind
+the HTTP routes and the Slack callback (both call these; neither holds run logic)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from functions.common import artifacts, locks
+from functions.common.aws import client
+from functions.common.clock import now_iso
+from functions.common.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unprocessable
+from functions.common.models import Run, TaskToken, Transition
+from functions.common.runs import ACTIVE, get_run, transition
+from functions.common.sealing import seal
+from functions.common.settings import settings
+from functions.common.workspaces import get as get_workspace
+
+OPERATIONS = ("plan", "apply", "destroy", "refresh-only")
+
+
+def _check_body(body: dict[str, Any]) -> tuple[str, str, bool, dict[str, Any], list[str]]:
+    cv = body.get("configuration_version")
+    if not isinstance(cv, str) or not cv:
+        raise InvalidRequest("configuration_version is required", code="invalid_field",
+                             field="configuration_version")
+    op = body.get("operation", "apply")
+    if op not in OPERATIONS:
+        raise InvalidRequest(f"operation must be one of {', '.join(OPERATIONS)}",
+                             code="invalid_field", field="operation")
+    auto = body.get("auto_apply", False)
+    if not isinstance(auto, bool):
+        raise InvalidRequest("auto_apply must be a boolean", code="invalid_field",
+                             field="auto_apply")
+    variables = body.get("variables", {}) or {}
+    if not isinstance(variables, dict) or not all(isinstance(k, str) for k in variables):
+        raise InvalidRequest("variables must be an object", code="invalid_field",
+                             field="variables")
+    targets = body.get("targets", []) or []
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise InvalidRequest("targets must be a list of addresses", code="invalid_field",
+                             field="targets")
+    return cv, op, auto, variables, targets
+
+
+def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "api") -> Run:
+    """Create a run of `workspace` and start its state machine execution.
+
+    Refuses (409) while another run of the workspace or of its state lineage is active; the
+    lock taken here is released by the execution's finalize step on every exit path."""
+    ws = get_workspace(workspace)
+    cv, op, auto, variables, targets = _check_body(body)
+    cfg = settings()
+    if not artifacts.exists(cfg.config_bucket, artifacts.config_key(workspace, cv)):
+        raise Unprocessable(f"configuration version {cv} has not been uploaded",
+                            code="configuration_version_missing")
+    run_id = "run-" + uuid.uuid4().hex[:20]
+    locks.acquire(workspace, ws.lineage, run_id, actor)
+    try:
+        at = now_iso()
+        run = Run(
+            run_id, workspace=workspace, operation=op, status="pending", auto_apply=auto,
+            configuration_version=cv, targets=targets, source=source, created_by=actor,
+            created_at=at, updated_at=at,
+            history=[Transition(status="pending", at=at, by=actor, reason=source)],
+        )
+        if variables:
+            key = artifacts.run_key(run_id, "variables.bin")
+            artifacts.put(cfg.artifact_bucket, key, seal(variables, "variables", run_id))
+            run.variables_key = key
+        run.save(condition=Run.id.does_not_exist())
+        out = client("stepfunctions").start_execution(
+            stateMachineArn=cfg.state_machine_arn, name=run_id,
+            input=json.dumps({"run_id": run_id, "workspace": workspace, "operation": op,
+                              "auto_apply": auto}))
+        run.update(actions=[Run.execution_arn.set(out["executionArn"])])
+    except Exception:
+        locks.release(workspace, ws.lineage, run_id)
+        raise
+    return run
+
+
+def list_runs(workspace: str, status: str | None = None, limit: int = 50) -> list[Run]:
+    get_workspace(workspace)
+    runs = list(Run.by_workspace.query(workspace, scan_index_forward=False, limit=limit))
+    return [r for r in runs if status is None or r.status == status]
+
+
+def _token(run: Run) -> TaskToken:
+    try:
+        return TaskToken.get(run.id, consistent_read=True)
+    except TaskToken.DoesNotExist:
+        raise Conflict(f"run {run.id} is not waiting for approval", code="not_awaiting_approval",
+                       status=run.status) from None
+
+
+def decide(run_id: str, approve: bool, user: str, source: str) -> Run:
+    """Approve or reject run `run_id` as `user` (who must be one of its workspace's approvers).
+
+    The approval is bound to the plan digest recorded when the approval was requested: the
+    execution resumes with that digest and the apply refuses any other plan."""
+    run = get_run(run_id)
+    ws = get_workspace(run.workspace)
+    if user not in (ws.approvers or []):
+        raise Forbidden(f"{user} is not an approver of workspace {ws.name}",
+                        code="not_an_approver")
+    if run.status != "awaiting_approval":
+        raise Conflict(f"run {run.id} is {run.status}, not awaiting approval",
+                       code="not_awaiting_approval", status=run.status)
+    token = _token(run)
+    sfn = client("stepfunctions")
+    if approve:
+        transition(run, "applying", user, f"approved via {source}", approved_by=user,
+                   approved_digest=token.digest)
+        sfn.send_task_success(taskToken=token.token, output=json.dumps(
+            {"approved_by": user, "digest": token.digest}))
+    else:
+        transition(run, "discarded", user, f"rejected via {source}")
+        sfn.send_task_failure(taskToken=token.token, error="Rejected",
+                              cause=f"rejected by {user}")
+    token.delete()
+    return run
+
+
+def discard(run_id: str, user: str) -> Run:
+    """Discard a run waiting for approval (as a rejection by `user`)."""
+    run = get_run(run_id)
+    if run.status != "awaiting_approval":
+        raise Conflict(f"run {run.id} is {run.status}; only a run awaiting approval can be "
+                       "discarded", code="illegal_transition", status=run.status)
+    token = _token(run)
+    transition(run, "discarded", user, "discarded")
+    client("stepfunctions").send_task_failure(taskToken=token.token, error="Discarded",
+                                              cause=f"discarded by {user}")
+    token.delete()
+    return run
+
+
+def cancel(run_id: str, user: str) -> Run:
+    """Stop an active run's execution, release its locks and mark it canceled."""
+    run = get_run(run_id)
+    if run.status not in ACTIVE:
+        raise Conflict(f"run {run.id} is {run.status}; it is not active",
+                       code="illegal_transition", status=run.status)
+    transition(run, "canceled", user, "canceled")
+    if run.execution_arn:
+        client("stepfunctions").stop_execution(executionArn=run.execution_arn,
+                                               error="Canceled", cause=f"canceled by {user}")
+    ws = get_workspace(run.workspace)
+    locks.release(run.workspace, ws.lineage, run.id)
+    return run
+
+
+def plan_artifact(run_id: str, fmt: str) -> bytes:
+    """The run's rendered plan (`text`) or redacted JSON plan (`json`)."""
+    run = get_run(run_id)
+    if fmt not in ("text", "json"):
+        raise InvalidRequest("format must be text or json", code="invalid_field", field="format")
+    if run.plan_digest is None:
+        raise NotFound(f"run {run_id} has no plan yet", code="plan_not_found")
+    return artifacts.get_artifact(run_id, "plan.txt" if fmt == "text" else "plan.json")

@@ -1,0 +1,53 @@
+"""A workspace's state object in the state bucket, read with its ETag and written only over
+the version that was read (`If-Match`), or as a new object (`If-None-Match: *`).
+
+The layout is terraform's S3 backend layout (the workspace's `state_key`), so the terraform
+or groundplan CLI with a matching `backend "s3"` block reads the same state. A write that lost
+a race is a `StaleState` error: the state changed since the plan read it."""
+
+from __future__ import annotations
+
+from botocore.exceptions import ClientError
+
+from functions.common.aws import client
+from functions.common.errors import Conflict
+from functions.common.models import Workspace
+from functions.common.settings import settings
+
+
+class StaleState(Conflict):
+    code = "stale_state"
+
+
+def read(ws: Workspace) -> tuple[bytes | None, str | None]:
+    """The state bytes and ETag (None, None when the workspace has no state yet)."""
+    try:
+        out = client("s3").get_object(Bucket=settings().state_bucket, Key=ws.state_key)
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+            return None, None
+        raise
+    return bytes(out["Body"].read()), str(out["ETag"])
+
+
+def write(ws: Workspace, data: bytes, etag: str | None) -> str:
+    """Store `data` as the workspace's state over the version `etag` (None: there must be no
+    state yet); the new ETag. Raises StaleState when the object changed meanwhile."""
+    args = {"Bucket": settings().state_bucket, "Key": ws.state_key, "Body": data,
+            "ContentType": "application/json"}
+    if etag:
+        args["IfMatch"] = etag
+    else:
+        args["IfNoneMatch"] = "*"
+    if settings().kms_key_id:
+        args["ServerSideEncryption"] = "aws:kms"
+        args["SSEKMSKeyId"] = settings().kms_key_id
+    try:
+        out = client("s3").put_object(**args)
+    except ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code")
+        if code in ("PreconditionFailed", "412", "NoSuchKey", "ConditionalRequestConflict"):
+            raise StaleState(f"the state of workspace {ws.name} changed since this run read it",
+                             code="stale_state") from None
+        raise
+    return str(out["ETag"])

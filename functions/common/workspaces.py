@@ -1,0 +1,66 @@
+"""Workspaces: create, read, list (the records behind `/workspaces`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pynamodb.exceptions import PutError
+
+from functions.common.clock import now_iso
+from functions.common.errors import Conflict, InvalidRequest, NotFound
+from functions.common.models import Credentials, Workspace
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,89}$")
+
+
+def _strings(value: Any, field: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise InvalidRequest(f"{field} must be a list of non-empty strings",
+                             code="invalid_field", field=field)
+    return list(value)
+
+
+def create(body: dict[str, Any], actor: str) -> Workspace:
+    """A new workspace from the API body; Conflict when the name is taken."""
+    name = body.get("name")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise InvalidRequest("name must be 1-90 letters, digits, '-' or '_'",
+                             code="invalid_field", field="name")
+    url = body.get("notification_url")
+    if url is not None and (not isinstance(url, str) or not url.startswith(("http://", "https://"))):
+        raise InvalidRequest("notification_url must be an http(s) URL", code="invalid_field",
+                             field="notification_url")
+    creds = body.get("credentials") or {}
+    if not isinstance(creds, dict) or set(creds) - {"role_arn", "secret_id"}:
+        raise InvalidRequest("credentials takes role_arn or secret_id", code="invalid_field",
+                             field="credentials")
+    ws = Workspace(
+        name,
+        approvers=_strings(body.get("approvers"), "approvers"),
+        notification_url=url,
+        credentials=Credentials(role_arn=creds.get("role_arn"), secret_id=creds.get("secret_id")),
+        state_key=f"workspaces/{name}/terraform.tfstate",
+        created_at=now_iso(),
+        created_by=actor,
+    )
+    try:
+        ws.save(condition=Workspace.name.does_not_exist())
+    except PutError as exc:
+        if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
+            raise Conflict(f"workspace {name} already exists", code="workspace_exists") from None
+        raise
+    return ws
+
+
+def get(name: str) -> Workspace:
+    try:
+        return Workspace.get(name, consistent_read=True)
+    except Workspace.DoesNotExist:
+        raise NotFound(f"workspace {name} does not exist", code="workspace_not_found") from None
+
+
+def list_all() -> list[Workspace]:
+    return sorted(Workspace.scan(), key=lambda w: w.name)

@@ -1,0 +1,155 @@
+"""The whole control plane on this machine: `groundplan cloud local`.
+
+`LocalCloud.start()` runs moto in server mode on 127.0.0.1 (S3, DynamoDB, Step Functions
+executing the real ASL, STS, KMS, Secrets Manager, SNS, EventBridge), points this process's
+AWS clients at it, creates the control plane's resources there (`provision`), dispatches
+Lambda invocations to the handlers in-process (`lambdas`) and serves the API over real HTTP
+(`http_front`). Stop it with `stop()` (or leave the `with` block)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import tempfile
+import urllib.request
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from functions.local.http_front import ApiFront
+from functions.local.lambdas import Dispatcher, install
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LocalCloud:
+    """A local control plane (see the module docstring)."""
+
+    port: int = 0
+    aws_port: int = 0
+    token: str = ""
+    slack_secret: str = ""
+    plugin_dir: str = ""
+    work_root: str = ""
+    prefix: str = "groundplan"
+    max_concurrency: int = 10
+    approval_timeout: int = 3600
+    dispatcher: Dispatcher = field(init=False)
+    front: ApiFront | None = field(default=None, init=False)
+    _moto: object | None = field(default=None, init=False)
+    _saved_env: dict[str, str | None] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.token = self.token or os.environ.get("GROUNDPLAN_API_TOKEN") or secrets.token_urlsafe(24)
+        self.slack_secret = (self.slack_secret or os.environ.get("GROUNDPLAN_SLACK_SIGNING_SECRET")
+                             or secrets.token_hex(16))
+        self.dispatcher = Dispatcher(self.prefix)
+
+    @property
+    def aws_endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.aws_port}"
+
+    @property
+    def api_url(self) -> str:
+        assert self.front is not None
+        return self.front.url
+
+    def _setenv(self, values: dict[str, str]) -> None:
+        for k, v in values.items():
+            self._saved_env.setdefault(k, os.environ.get(k))
+            os.environ[k] = v
+
+    def start(self) -> LocalCloud:
+        from moto.server import ThreadedMotoServer
+
+        from functions.common import aws, models, settings
+        from functions.common.tokens import store_document
+
+        self.aws_port = self.aws_port or free_port()
+        server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.aws_port, verbose=False)
+        server.start()
+        self._moto = server
+        req = urllib.request.Request(
+            f"{self.aws_endpoint}/moto-api/config", method="POST",
+            data=json.dumps({"stepfunctions": {"execute_state_machine": True},
+                             "lambda": {"use_docker": False}}).encode(),
+            headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(req, timeout=30).read()
+        self.work_root = self.work_root or tempfile.mkdtemp(prefix="groundplan-cloud-")
+        self._setenv({
+            "AWS_ENDPOINT_URL": self.aws_endpoint,
+            "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local",
+            "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
+            "MOTO_PORT": str(self.aws_port),
+            "GROUNDPLAN_STACK": self.prefix,
+            "GROUNDPLAN_WORK_ROOT": self.work_root,
+            "GROUNDPLAN_APPROVAL_TIMEOUT": str(self.approval_timeout),
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_NAMESPACE": "groundplan",
+        })
+        if self.plugin_dir:
+            self._setenv({"GROUNDPLAN_PLUGIN_DIR": self.plugin_dir})
+        settings.reset_settings()
+        aws.reset_clients()
+        models.bind_models()
+        install(self.dispatcher)
+        from functions.local.provision import provision
+
+        cfg = settings.settings()
+        env = provision(cfg, self.dispatcher, slack_secret=self.slack_secret,
+                        token_document=store_document([(self.token, "local-admin")]),
+                        max_concurrency=self.max_concurrency)
+        self._setenv(env)
+        settings.reset_settings()
+        self.front = ApiFront(self.dispatcher, port=self.port)
+        self.front.start()
+        return self
+
+    def add_token(self, token: str, principal: str) -> None:
+        """Let `token` call the API as `principal` (besides the tokens already stored)."""
+        from functions.common.aws import client
+        from functions.common.settings import settings
+
+        sm = client("secretsmanager")
+        sid = settings().api_token_secret_id
+        doc = json.loads(sm.get_secret_value(SecretId=sid)["SecretString"])
+        from functions.common.tokens import digest
+
+        doc["tokens"].append({"sha256": digest(token), "principal": principal})
+        sm.put_secret_value(SecretId=sid, SecretString=json.dumps(doc))
+
+    def banner(self) -> list[str]:
+        """The lines `groundplan cloud local` prints when ready (scripts read them)."""
+        return [
+            f"API: {self.api_url}",
+            f"Token: {self.token}",
+            f"Slack signing secret: {self.slack_secret}",
+            f"AWS endpoint: {self.aws_endpoint}",
+        ]
+
+    def stop(self) -> None:
+        if self.front is not None:
+            self.front.stop()
+            self.front = None
+        if self._moto is not None:
+            self._moto.stop()  # type: ignore[attr-defined]
+            self._moto = None
+        for k, v in self._saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        self._saved_env.clear()
+
+    def __enter__(self) -> LocalCloud:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()

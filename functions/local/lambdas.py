@@ -1,0 +1,112 @@
+"""Running the control plane's Lambda handlers in-process, for `groundplan cloud local` and the
+tests: moto runs no Lambda code without Docker, so its Invoke is pointed at our handlers.
+
+`install(functions)` replaces moto's simple Lambda backend `invoke` with a dispatch to the
+handler registered for the function's name, called with the decoded payload and a Lambda
+context; a raised exception becomes Lambda's `Unhandled` function error (the
+`x-amz-function-error` header and an `{"errorType", "errorMessage"}` body), so a Step Functions
+`Catch` sees it under the exception's class name, as it would on AWS."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+import traceback
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Handler = Callable[[dict[str, Any], Any], Any]
+
+#: function logical name -> "module:attribute" of its handler
+HANDLERS: dict[str, str] = {
+    "api": "functions.api.handler:handler",
+    "authorizer": "functions.authorizer.handler:handler",
+    "approval": "functions.approval.handler:handler",
+    "plan": "functions.plan.handler:handler",
+    "apply_node": "functions.apply_node.handler:handler",
+    "finalize": "functions.finalize.handler:handler",
+    "notify": "functions.notify.handler:handler",
+}
+
+
+@dataclass
+class LambdaContext:
+    """The attributes of AWS's Lambda context object that Powertools reads."""
+
+    function_name: str
+    memory_limit_in_mb: int = 1024
+    function_version: str = "$LATEST"
+    invoked_function_arn: str = ""
+    aws_request_id: str = ""
+    log_group_name: str = ""
+    log_stream_name: str = ""
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 900_000
+
+
+def resolve(target: str) -> Handler:
+    module, _, attr = target.partition(":")
+    fn: Handler = getattr(importlib.import_module(module), attr)
+    return fn
+
+
+class Dispatcher:
+    """Function names (`<prefix>-<logical name>`) to handlers, with a record of calls."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self._handlers: dict[str, Handler] = {}
+        self._mu = threading.Lock()
+        self.invocations: list[tuple[str, float]] = []
+        self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
+
+    def function_name(self, logical: str) -> str:
+        return f"{self.prefix}-{logical.replace('_', '-')}"
+
+    def handler_for(self, function_name: str) -> Handler:
+        name = function_name.split(":function:")[-1].split(":")[0]
+        with self._mu:
+            found = self._handlers.get(name)
+            if found is None:
+                for logical, target in HANDLERS.items():
+                    if self.function_name(logical) == name:
+                        found = resolve(target)
+                        self._handlers[name] = found
+                        break
+        if found is None:
+            raise KeyError(f"no handler for Lambda function {name}")
+        return found
+
+    def invoke(self, function_name: str, payload: dict[str, Any]) -> tuple[Any, str | None]:
+        """Run the function; (result, None) or (error document, error type)."""
+        for listen in self.listeners:
+            listen(function_name, payload)
+        handler = self.handler_for(function_name)
+        ctx = LambdaContext(function_name=function_name, aws_request_id=str(uuid.uuid4()),
+                            invoked_function_arn=function_name)
+        try:
+            return handler(payload, ctx), None
+        except Exception as exc:
+            kind = type(exc).__name__
+            return {"errorType": kind, "errorMessage": str(exc),
+                    "stackTrace": traceback.format_exception(exc)[-3:]}, kind
+
+
+def install(dispatcher: Dispatcher) -> None:
+    """Point moto's Lambda Invoke (server and decorator mode) at `dispatcher`."""
+    from moto.awslambda_simple import models
+
+    def invoke(self: Any, function_name: str, qualifier: str | None, body: Any, headers: Any,
+               response_headers: Any) -> bytes:
+        raw = body.decode() if isinstance(body, bytes) else (body or "{}")
+        payload = json.loads(raw or "{}")
+        result, error = dispatcher.invoke(function_name, payload)
+        if error is not None:
+            response_headers["x-amz-function-error"] = "Unhandled"
+        return json.dumps(result).encode()
+
+    models.LambdaSimpleBackend.invoke = invoke  # type: ignore[method-assign]
