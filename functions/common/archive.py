@@ -2,7 +2,7 @@
 
 `unpack` refuses members that would land outside the target (absolute paths, `..`, links
 pointing out), device files, and archives larger than the limits, before writing anything.
-`pack` is the inverse the CI client uses.
+The CI client (engine.cli.remote_client.pack) makes such archives.
 """
 
 from __future__ import annotations
@@ -14,21 +14,6 @@ import tarfile
 from functions.common.errors import Unprocessable
 
 MAX_MEMBERS = 10_000
-SKIP_DIRS = (".terraform", ".git")
-
-
-def pack(directory: str) -> bytes:
-    """`directory` as a gzipped tarball (without `.terraform/`, `.git/` or state files)."""
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        for root, dirs, files in os.walk(directory):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-            for name in sorted(files):
-                if name.endswith((".tfstate", ".tfstate.backup")) or name.endswith(".tfplan"):
-                    continue
-                full = os.path.join(root, name)
-                tar.add(full, arcname=os.path.relpath(full, directory), recursive=False)
-    return buf.getvalue()
 
 
 def unpack(data: bytes, target: str, max_bytes: int) -> list[str]:

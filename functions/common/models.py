@@ -7,8 +7,9 @@ botocore, so `AWS_ENDPOINT_URL` points them at a local endpoint as it does boto3
 - `Run`: one plan/apply of a workspace, its status history and plan digest (no values).
 - `WorkspaceLock`: the one active run of a workspace or lineage (conditional put; see `locks`).
 - `TaskToken`: the Step Functions token an approval resumes (never put in a Slack button).
-- `Node`: one graph node of an apply fan-out: its dependents, how many dependencies remain,
-  the token its wait step parked, its status.
+- `Node`: one graph node of an apply fan-out (range key: its index in topological order): its
+  engine node id, dependencies and dependents, how many dependencies remain, the token its
+  wait step parked, its status.
 - `AuditEvent`: append-only record of state-changing actions.
 """
 
@@ -169,6 +170,8 @@ class Node(Model):
 
     run_id = UnicodeAttribute(hash_key=True)
     address = UnicodeAttribute(range_key=True)
+    node_id = UnicodeAttribute()
+    deps = ListAttribute(of=UnicodeAttribute, default=list)
     remaining = NumberAttribute(default=0)
     dependents = ListAttribute(of=UnicodeAttribute, default=list)
     token = UnicodeAttribute(null=True)

@@ -121,7 +121,7 @@ def _summary(diags: Any) -> str:
 
 def _rendered(path: str, registry: Any) -> tuple[str, dict[str, Any]]:
     """The saved plan at `path` as `show` prints it, and as `show -json`."""
-    from engine.operations.show import saved_plan_documents
+    from engine.operations.saved_plan import saved_plan_documents
 
     text, doc, _ = saved_plan_documents(path, registry)
     return text, doc

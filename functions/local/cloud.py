@@ -66,7 +66,11 @@ class LocalCloud:
             os.environ[k] = v
 
     def start(self) -> LocalCloud:
+        import logging
+
         from moto.server import ThreadedMotoServer
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
         from functions.common import aws, models, settings
         from functions.common.tokens import store_document

@@ -1,0 +1,130 @@
+"""The apply fan-out's bookkeeping: one `Node` item per graph node of a run's plan.
+
+`prepare` writes the nodes (index, node id, how many dependencies remain, dependents) in a
+topological order; the Map state's items are those indices, so a node's wait step parks a task
+token (`park`) and is released (`SendTaskSuccess`) by whoever sees both that token and zero
+remaining dependencies first: the wait step itself or the last dependency to finish
+(`finish`). Release is a conditional update (`released` false → true), so it happens once.
+A node whose dependency failed or was skipped is released with `skip` and skips its own
+dependents in turn. Because items are in topological order, the Map's concurrency slots
+always hold a runnable node: no wait can starve the nodes it waits for.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pynamodb.exceptions import UpdateError
+
+from functions.common import artifacts
+from functions.common.aws import client
+from functions.common.clock import now_iso
+from functions.common.models import Node
+
+
+def key(index: int) -> str:
+    return f"{index:06d}"
+
+
+def topological(graph: dict[str, list[str]]) -> list[str]:
+    """Node ids so that every node comes after the nodes it waits for (ties by id)."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(graph)
+    for node, deps in graph.items():
+        for d in deps:
+            g.add_edge(d, node)
+    return list(nx.lexicographical_topological_sort(g))
+
+
+def prepare(run_id: str, graph: dict[str, list[str]]) -> list[int]:
+    """Write the run's nodes; the Map items (indices in topological order)."""
+    order = topological(graph)
+    index = {n: i for i, n in enumerate(order)}
+    dependents: dict[str, list[str]] = {n: [] for n in order}
+    for node, deps in graph.items():
+        for d in deps:
+            dependents[d].append(key(index[node]))
+    with Node.batch_write() as batch:
+        for n in order:
+            batch.save(Node(run_id, key(index[n]), node_id=n,
+                            deps=[key(index[d]) for d in graph[n]],
+                            remaining=len(graph[n]), dependents=sorted(dependents[n])))
+    return list(range(len(order)))
+
+
+def get(run_id: str, index: int | str) -> Node:
+    k = index if isinstance(index, str) else key(index)
+    return Node.get(run_id, k, consistent_read=True)
+
+
+def _release(node: Node) -> bool:
+    """Send the parked token once (skip or go); True when this call sent it."""
+    try:
+        node.update(actions=[Node.released.set(True)],
+                    condition=(Node.released == False) & Node.token.exists()  # noqa: E712
+                    & (Node.remaining <= 0))
+    except UpdateError as exc:
+        if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
+            return False
+        raise
+    client("stepfunctions").send_task_success(
+        taskToken=node.token, output=json.dumps({"skip": bool(node.skip)}))
+    if node.skip:
+        finish(node, "skipped")
+    return True
+
+
+def park(run_id: str, index: int, token: str) -> None:
+    """The wait step of node `index` parked `token`; release it now if it may start."""
+    node = get(run_id, index)
+    node.update(actions=[Node.token.set(token)])
+    _release(node)
+
+
+def claim(node: Node) -> bool:
+    """Mark `node` running unless it already ran; False when it was applied already."""
+    try:
+        node.update(actions=[Node.status.set("running"), Node.started_at.set(now_iso())],
+                    condition=Node.status.is_in("pending", "running", "failed"))
+    except UpdateError as exc:
+        if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def finish(node: Node, outcome: str, error: str | None = None) -> None:
+    """Record `outcome` (applied, failed, skipped) and let the dependents go (or skip)."""
+    actions = [Node.status.set(outcome), Node.finished_at.set(now_iso())]
+    if error is not None:
+        actions.append(Node.error.set(error[:2000]))
+    node.update(actions=actions)
+    for dep_key in node.dependents or []:
+        dep = Node(node.run_id, dep_key)
+        updates = [Node.remaining.add(-1)]
+        if outcome != "applied":
+            updates.append(Node.skip.set(True))
+        dep.update(actions=updates)
+        _release(dep)
+
+
+def result_key(run_id: str, index_key: str) -> str:
+    return artifacts.run_key(run_id, f"nodes/{index_key}.result.json")
+
+
+def dependency_results(node: Node) -> list[dict[str, Any]]:
+    """The results of the nodes `node` waits for (their S3 objects, small)."""
+    from functions.common.settings import settings
+
+    out = []
+    for k in node.deps or []:
+        out.append(json.loads(artifacts.get(settings().artifact_bucket,
+                                            result_key(node.run_id, k))))
+    return out
+
+
+def all_nodes(run_id: str) -> list[Node]:
+    return sorted(Node.query(run_id, consistent_read=True), key=lambda n: n.address)
