@@ -52,7 +52,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
     "workspace": ("cmd_workspace", "run_workspace", "Workspace management"),
     "test": ("cmd_test", "run_test", "Execute integration tests for Terraform modules"),
+    "remote": ("cmd_remote", "run_remote", "Run plans and applies on a groundplan control plane"),
 }
+
+
+#: Entry-point group through which installed packages add commands (the control plane's
+#: `cloud` command lives in `functions`, which the engine never imports by name).
+PLUGIN_GROUP = "groundplan.commands"
+
+
+def plugin_command(name: str) -> Command | None:
+    """The command `name` an installed package registers in PLUGIN_GROUP, if any."""
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=PLUGIN_GROUP):
+        if ep.name == name:
+            fn: Command = ep.load()
+            return fn
+    return None
 
 
 def load_command(name: str) -> Command:
@@ -132,6 +149,11 @@ def run(argv: list[str], ui: Ui) -> int:
     name, rest = args[0], args[1:]
     rest = env_args(name, rest)
     entry = COMMANDS.get(name)
+    plugin = plugin_command(name) if entry is None else None
+    if plugin is not None:
+        from engine.cli.meta import Meta
+
+        return plugin(Meta(ui), rest)
     if entry is None:
         ui.err(
             f'Terraform has no command named "{name}".\n\n'

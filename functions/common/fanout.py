@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from pynamodb.exceptions import UpdateError
+from pynamodb.expressions.update import Action
 
 from functions.common import artifacts
 from functions.common.aws import client
@@ -98,13 +99,13 @@ def claim(node: Node) -> bool:
 
 def finish(node: Node, outcome: str, error: str | None = None) -> None:
     """Record `outcome` (applied, failed, skipped) and let the dependents go (or skip)."""
-    actions = [Node.status.set(outcome), Node.finished_at.set(now_iso())]
+    actions: list[Action] = [Node.status.set(outcome), Node.finished_at.set(now_iso())]
     if error is not None:
         actions.append(Node.error.set(error[:2000]))
     node.update(actions=actions)
     for dep_key in node.dependents or []:
         dep = Node(node.run_id, dep_key)
-        updates = [Node.remaining.add(-1)]
+        updates: list[Action] = [Node.remaining.add(-1)]
         if outcome != "applied":
             updates.append(Node.skip.set(True))
         dep.update(actions=updates)
@@ -122,7 +123,7 @@ def dependency_results(node: Node) -> list[dict[str, Any]]:
     out = []
     for k in node.deps or []:
         out.append(json.loads(artifacts.get(settings().artifact_bucket,
-                                            result_key(node.run_id, k))))
+                                            result_key(node.run_id, str(k)))))
     return out
 
 

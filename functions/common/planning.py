@@ -87,7 +87,7 @@ def run_plan(run: Run, ws: Workspace) -> PlanOutcome:
     try:
         result = plan(PlanRequest(
             working_dir=root, backend=LocalBackend(root), mode=PlanMode(MODES[run.operation]),
-            targets=list(run.targets or []), variables=_var_args(values), out=out,
+            targets=[str(t) for t in run.targets or []], variables=_var_args(values), out=out,
             registry=registry, lock=False, in_automation=True, command="plan"))
         log = scrub(render_diagnostics(result.diagnostics, box=False), secrets)
         artifacts.put_artifact(run.id, "log.txt", log.encode(), "text/plain")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from pynamodb.exceptions import UpdateError
+from pynamodb.expressions.update import Action
 
 from functions.common.clock import now_iso
 from functions.common.errors import Conflict, NotFound
@@ -48,7 +49,7 @@ def transition(run: Run, to: str, by: str, reason: str | None = None,
         raise Conflict(f"run {run.id} is {current}; it cannot become {to}",
                        code="illegal_transition", status=current)
     at = now_iso()
-    actions = [
+    actions: list[Action] = [
         Run.status.set(to),
         Run.updated_at.set(at),
         Run.history.set(Run.history.append([Transition(status=to, at=at, by=by, reason=reason)])),

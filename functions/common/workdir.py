@@ -103,7 +103,7 @@ def prepared_plan(run: Run, expected_digest: str) -> PreparedPlan:
             fh.write(data)
         from engine.plans.planfile import read_planfile
 
-        pf, diags = read_planfile(path)
+        pf, _ = read_planfile(path)
         if pf is None:
             raise Unprocessable("the saved plan cannot be read", code="invalid_plan")
         found = PreparedPlan(path, digest, pf)

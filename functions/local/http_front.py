@@ -80,8 +80,8 @@ class ApiFront:
 
     @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        port = self.server.server_address[1]
+        return f"http://127.0.0.1:{port}"
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True,

@@ -1,10 +1,10 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.cli.remote_client import RemoteClient
 from functions.local.cloud import LocalCloud
 from tests.e2e.conftest import Webhook, post_raw, slack_callback, wait_status
-
-from pathlib import Path
 
 CONFIG = Path(__file__).parent / "configs" / "basic"
 

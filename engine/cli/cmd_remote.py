@@ -1,0 +1,141 @@
+"""`groundplan remote`: the CI client of a groundplan control plane.
+
+    groundplan remote run -workspace=NAME [-auto-approve] [-destroy] [-plan-only]
+                          [-var NAME=VALUE ...] [-poll=SECONDS] [DIR]
+    groundplan remote approve [-reject] RUN_ID
+
+The API's URL and token come from GROUNDPLAN_API_URL and GROUNDPLAN_API_TOKEN. `run` packs the
+configuration in DIR (default: the working directory), uploads it, starts a run, prints each
+status it passes through and the plan, waits for an approval (or applies at once with
+`-auto-approve`) and exits like `plan -detailed-exitcode`: 0 when it finished without changes,
+2 when it applied (or, with `-plan-only`, planned) changes, 1 when it errored, was discarded
+or canceled.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from engine.cli.args import FlagSet
+from engine.cli.meta import Meta
+from engine.cli.remote_client import RemoteClient, RemoteError
+from engine.diags import error
+
+FINAL = ("planned_and_finished", "applied", "errored", "discarded", "canceled")
+
+USAGE = """Usage: groundplan [global options] remote <subcommand> [options] [args]
+
+  Runs plans and applies on a groundplan control plane (GROUNDPLAN_API_URL,
+  GROUNDPLAN_API_TOKEN).
+
+Subcommands:
+    run        Upload the configuration, start a run, follow it to the end
+    approve    Approve (or, with -reject, reject) a run awaiting approval
+"""
+
+
+def _client(meta: Meta) -> RemoteClient | None:
+    url = meta.environ.get("GROUNDPLAN_API_URL", "")
+    token = meta.environ.get("GROUNDPLAN_API_TOKEN", "")
+    if not url or not token:
+        meta.ui.diagnostics([error(
+            "No control plane configured",
+            "Set GROUNDPLAN_API_URL to the control plane's API and GROUNDPLAN_API_TOKEN to a "
+            "token it accepts (groundplan cloud local prints both).")])
+        return None
+    return RemoteClient(url, token)
+
+
+def _refused(meta: Meta, exc: RemoteError) -> int:
+    meta.ui.diagnostics([error("The control plane refused the request", str(exc))])
+    return 1
+
+
+def _follow(meta: Meta, client: RemoteClient, run_id: str, poll: float) -> dict[str, object]:
+    seen: list[str] = []
+    shown_plan = False
+    while True:
+        run = client.run(run_id)
+        status = str(run["status"])
+        if not seen or seen[-1] != status:
+            seen.append(status)
+            meta.ui.out(f"Run {run_id}: {status}")
+        if not shown_plan and run.get("plan_digest") and status != "planning":
+            meta.ui.raw(client.plan(run_id))
+            shown_plan = True
+            if status == "awaiting_approval":
+                meta.ui.out(f"\nWaiting for approval (groundplan remote approve {run_id}, or "
+                            "the Slack message)...")
+        if status in FINAL:
+            return dict(run)
+        time.sleep(poll)
+
+
+def run_remote(meta: Meta, args: list[str]) -> int:
+    if not args or args[0] not in ("run", "approve"):
+        meta.ui.err(USAGE)
+        return 1
+    sub, rest = args[0], args[1:]
+    if sub == "approve":
+        fs = FlagSet().boolean("reject")
+        given = meta.parse_flags("remote approve", fs, rest)
+        if given is None:
+            return 1
+        if len(given) != 1:
+            meta.ui.err("The approve subcommand expects exactly one argument: the run id.")
+            return 1
+        client = _client(meta)
+        if client is None:
+            return 1
+        try:
+            run = client.action(given[0], "reject" if fs.get("reject") else "approve")
+        except RemoteError as exc:
+            return _refused(meta, exc)
+        meta.ui.out(f"Run {run['id']}: {run['status']}")
+        return 0
+    fs = (FlagSet().text("workspace").boolean("auto-approve").boolean("destroy")
+          .boolean("plan-only").multi("var").text("poll", "1"))
+    given = meta.parse_flags("remote run", fs, rest)
+    if given is None:
+        return 1
+    if len(given) > 1:
+        meta.ui.err("The run subcommand expects at most one argument: the configuration "
+                    "directory.")
+        return 1
+    workspace = str(fs.get("workspace") or "")
+    if not workspace:
+        meta.ui.err("The run subcommand needs -workspace=NAME.")
+        return 1
+    directory = given[0] if given else "."
+    if not os.path.isdir(directory):
+        meta.ui.diagnostics([error("No such configuration directory", directory)])
+        return 1
+    variables: dict[str, object] = {}
+    for item in fs.get("var") or []:
+        name, sep, value = str(item).partition("=")
+        if not sep:
+            meta.ui.diagnostics([error("Invalid -var option",
+                                       f"The given -var option {item!r} is not NAME=VALUE.")])
+            return 1
+        variables[name] = value
+    client = _client(meta)
+    if client is None:
+        return 1
+    operation = "plan" if fs.get("plan-only") else ("destroy" if fs.get("destroy") else "apply")
+    try:
+        cv = client.upload_configuration(workspace, directory)
+        started = client.start_run(workspace, cv, operation=operation,
+                                   auto_apply=bool(fs.get("auto-approve")), variables=variables)
+        meta.ui.out(f"Started run {started['id']} on workspace {workspace} ({operation}).")
+        run = _follow(meta, client, str(started["id"]), float(fs.get("poll") or 1))
+    except RemoteError as exc:
+        return _refused(meta, exc)
+    status = run["status"]
+    if status in ("errored", "discarded", "canceled"):
+        if run.get("error"):
+            meta.ui.err(str(run["error"]))
+        if run.get("failed_nodes"):
+            meta.ui.err("Failed: " + ", ".join(str(n) for n in run["failed_nodes"]))  # type: ignore[attr-defined]
+        return 1
+    return 2 if run.get("has_changes") else 0
