@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# aws-sam-cli pins its own boto3/click/pydantic: it gets a virtualenv of its own, used only by
+# the template's `sam validate --lint` test.
+SAM_VENV := .venv-sam
+SAM      := $(SAM_VENV)/bin/sam
 
-.PHONY: demo test lint bench clean
+.PHONY: demo demo-cloud test lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +18,18 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+$(SAM):
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SAM_VENV)/bin/python -m pip install --quiet aws-sam-cli
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: $(STAMP)
+demo-cloud: $(STAMP)
+	$(BIN)/python examples/demo_cloud.py
+
+test: $(STAMP) $(SAM)
 	$(BIN)/ruff check engine providers functions tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests
@@ -30,4 +42,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/parse_load.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SAM_VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
