@@ -52,6 +52,8 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     run_id = str(event["run_id"])
     if action == "prepare":
         run = runs.get_run(run_id)
+        if run.status == "planned" and run.auto_apply:
+            runs.transition(run, "applying", "groundplan", "auto-apply")
         nodes = applying.prepare_fanout(run, get_workspace(run.workspace))
         run.update(actions=[type(run).node_count.set(len(nodes))])
         return {"nodes": nodes}

@@ -122,9 +122,12 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
     from engine.states.statefile import states_equal, write_state
 
     plan = workdir.prepared_plan(run, approved_digest(run))
-    results = [json.loads(artifacts.get(settings().artifact_bucket,
-                                        fanout.result_key(run.id, n.address)))
-               for n in nodes if n.status == "applied"]
+    # A failed node's result holds what its provider did record (a tainted object, a
+    # partial update): it belongs in the state as much as a success does.
+    bucket = settings().artifact_bucket
+    results = [json.loads(artifacts.get(bucket, fanout.result_key(run.id, n.address)))
+               for n in nodes if n.status in ("applied", "failed")
+               and artifacts.exists(bucket, fanout.result_key(run.id, n.address))]
     state, diags = finalize_apply(plan.planfile, results, working_dir=workdir.configuration(run),
                                   registry=registry(run, ws))
     if state is None:
