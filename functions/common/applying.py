@@ -12,7 +12,6 @@ Provider processes are kept per run in module scope while the function is warm."
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any
 
@@ -108,8 +107,7 @@ def apply_one(run: Run, ws: Workspace, node: Node) -> dict[str, Any]:
     result = apply_node(plan.planfile, node.node_id, fanout.dependency_results(node),
                         working_dir=workdir.configuration(run), registry=registry(run, ws))
     doc = result.to_json()
-    artifacts.put(settings().artifact_bucket, fanout.result_key(run.id, node.address),
-                  json.dumps(doc).encode(), "application/json")
+    fanout.write_result(run.id, node.address, doc)
     if not result.success:
         raise NodeFailed(_text(result.diagnostics))
     return doc
@@ -125,7 +123,7 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
     # A failed node's result holds what its provider did record (a tainted object, a
     # partial update): it belongs in the state as much as a success does.
     bucket = settings().artifact_bucket
-    results = [json.loads(artifacts.get(bucket, fanout.result_key(run.id, n.address)))
+    results = [fanout.read_result(run.id, n.address)
                for n in nodes if n.status in ("applied", "failed")
                and artifacts.exists(bucket, fanout.result_key(run.id, n.address))]
     state, diags = finalize_apply(plan.planfile, results, working_dir=workdir.configuration(run),

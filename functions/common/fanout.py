@@ -29,15 +29,29 @@ def key(index: int) -> str:
 
 
 def topological(graph: dict[str, list[str]]) -> list[str]:
-    """Node ids so that every node comes after the nodes it waits for (ties by id)."""
-    import networkx as nx
+    """Node ids so that every node comes after the nodes it waits for (ties by id; Kahn's
+    algorithm over a heap). A cycle is a ValueError naming the nodes left."""
+    import heapq
 
-    g = nx.DiGraph()
-    g.add_nodes_from(graph)
+    waiting = {n: len(set(deps)) for n, deps in graph.items()}
+    dependents: dict[str, set[str]] = {n: set() for n in graph}
     for node, deps in graph.items():
-        for d in deps:
-            g.add_edge(d, node)
-    return list(nx.lexicographical_topological_sort(g))
+        for d in set(deps):
+            dependents[d].add(node)
+    ready = [n for n, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    order: list[str] = []
+    while ready:
+        n = heapq.heappop(ready)
+        order.append(n)
+        for m in dependents[n]:
+            waiting[m] -= 1
+            if waiting[m] == 0:
+                heapq.heappush(ready, m)
+    if len(order) != len(graph):
+        raise ValueError("the apply graph has a cycle among: " +
+                         ", ".join(sorted(set(graph) - set(order))))
+    return order
 
 
 def prepare(run_id: str, graph: dict[str, list[str]]) -> list[int]:
@@ -118,13 +132,28 @@ def result_key(run_id: str, index_key: str) -> str:
 
 def dependency_results(node: Node) -> list[dict[str, Any]]:
     """The results of the nodes `node` waits for (their S3 objects, small)."""
+
+    return [read_result(node.run_id, str(k)) for k in node.deps or []]
+
+
+def write_result(run_id: str, index_key: str, doc: dict[str, Any]) -> None:
+    """Store a node's result, encrypted (it holds the objects' attributes, secrets included)."""
+    from functions.common.sealing import seal_bytes
     from functions.common.settings import settings
 
-    out = []
-    for k in node.deps or []:
-        out.append(json.loads(artifacts.get(settings().artifact_bucket,
-                                            result_key(node.run_id, str(k)))))
-    return out
+    data = seal_bytes(json.dumps(doc).encode(), "node", run_id)
+    artifacts.put(settings().artifact_bucket, result_key(run_id, index_key), data,
+                  "application/octet-stream")
+
+
+def read_result(run_id: str, index_key: str) -> dict[str, Any]:
+    """A node's result as `write_result` stored it."""
+    from functions.common.sealing import unseal_bytes
+    from functions.common.settings import settings
+
+    blob = artifacts.get(settings().artifact_bucket, result_key(run_id, index_key))
+    doc: dict[str, Any] = json.loads(unseal_bytes(blob, "node", run_id))
+    return doc
 
 
 def all_nodes(run_id: str) -> list[Node]:

@@ -51,8 +51,28 @@ class Concurrency:
                     with me.mu:
                         me.running -= 1
 
+        from functions.common import fanout
+
+        original_finish = fanout.finish
+
+        def finished(node: Any, outcome: str, error: str | None = None) -> None:
+            # a node stops counting when it is done, before its dependents are released
+            with me.mu:
+                me.running -= 1
+            try:
+                original_finish(node, outcome, error)
+            finally:
+                with me.mu:
+                    me.running += 1
+
         dispatcher.invoke = counting  # type: ignore[method-assign]
-        self._restore = lambda: setattr(dispatcher, "invoke", original)
+        fanout.finish = finished  # type: ignore[assignment]
+
+        def restore() -> None:
+            dispatcher.invoke = original  # type: ignore[method-assign]
+            fanout.finish = original_finish  # type: ignore[assignment]
+
+        self._restore = restore
 
 
 @pytest.fixture()

@@ -1,0 +1,93 @@
+"""The real hashicorp/aws provider through the control plane, and what is stored: a run that
+creates S3 buckets on moto with credentials from a Secrets Manager secret and a sensitive
+variable; afterwards no S3 object (any version), no DynamoDB item and no log line holds the
+secret values or the provider credentials."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import boto3
+import pytest
+
+from engine.cli.remote_client import RemoteClient
+from functions.common.settings import settings
+from functions.local.cloud import LocalCloud
+from tests.e2e.conftest import Webhook, post_raw, slack_callback, wait_status
+from tests.functional.conftest import aws_provider_binary  # noqa: F401  (fixture)
+
+CONFIGS = Path(__file__).parent / "configs"
+PASSWORD = "Xq7-db-password-never-stored-91"
+SECRET_KEY = "provider-secret-key-never-stored-55"
+
+
+@pytest.fixture(scope="module")
+def aws_mirror(tmp_path_factory: pytest.TempPathFactory, aws_provider_binary: Path) -> Path:  # noqa: F811
+    mirror = tmp_path_factory.mktemp("mirror")
+    target = mirror / "registry.terraform.io/hashicorp/aws/3.39.0/linux_amd64"
+    target.mkdir(parents=True)
+    (target / aws_provider_binary.name).symlink_to(aws_provider_binary)
+    return mirror
+
+
+def _every_byte(cloud: LocalCloud) -> list[tuple[str, bytes]]:
+    s3 = boto3.client("s3", region_name="us-east-1")
+    found = []
+    for b in s3.list_buckets()["Buckets"]:
+        for v in s3.list_object_versions(Bucket=b["Name"]).get("Versions", []):
+            body = s3.get_object(Bucket=b["Name"], Key=v["Key"], VersionId=v["VersionId"])
+            found.append((f"s3://{b['Name']}/{v['Key']}", body["Body"].read()))
+    ddb = boto3.client("dynamodb", region_name="us-east-1")
+    for t in ddb.list_tables()["TableNames"]:
+        for item in ddb.scan(TableName=t)["Items"]:
+            found.append((f"dynamodb:{t}", json.dumps(item).encode()))
+    return found
+
+
+def test_aws_resources_through_the_control_plane_store_no_secret(
+        cloud: LocalCloud, client: RemoteClient, webhook: Webhook, aws_mirror: Path,
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    os.environ["GROUNDPLAN_PLUGIN_DIR"] = str(aws_mirror)
+    settings.__globals__["_settings"] = None  # plugin dir read anew
+    config = tmp_path / "bucket"
+    config.mkdir()
+    (config / "main.tf").write_text((CONFIGS / "bucket" / "main.tf.tpl").read_text()
+                                    .replace("ENDPOINT", cloud.aws_endpoint))
+    init = subprocess.run([sys.executable, "-m", "engine.cli.main", "init",
+                           f"-plugin-dir={aws_mirror}"], cwd=config, capture_output=True, text=True)
+    assert init.returncode == 0, init.stdout + init.stderr
+    sm = boto3.client("secretsmanager", region_name="us-east-1")
+    sm.create_secret(Name="workspace/aws", SecretString=json.dumps(
+        {"AWS_ACCESS_KEY_ID": "AKIAE2EEXAMPLE", "AWS_SECRET_ACCESS_KEY": SECRET_KEY}))
+    client.create_workspace("aws", approvers=["U-OPS"], notification_url=webhook.url,
+                            credentials={"secret_id": "workspace/aws"})
+    cv = client.upload_configuration("aws", str(config))
+    run = client.start_run("aws", cv, variables={"db_password": PASSWORD})
+    run = wait_status(client, run["id"], ("awaiting_approval", "errored"), timeout=300)
+    assert run["status"] == "awaiting_approval", run["error"]
+    assert run["resource_changes"]["add"] == 3
+    body, headers = slack_callback(cloud, run["id"], "U-OPS")
+    assert post_raw(cloud.api_url + "/slack/interactions", body, headers)[0] == 200
+    run = wait_status(client, run["id"], ("applied", "errored"), timeout=300)
+    assert run["status"] == "applied", run["error"]
+    s3 = boto3.client("s3", region_name="us-east-1")
+    names = {b["Name"] for b in s3.list_buckets()["Buckets"]}
+    assert {"e2e-logs-bucket", "e2e-data-bucket"} <= names
+    assert s3.get_bucket_tagging(Bucket="e2e-logs-bucket")["TagSet"] == [
+        {"Key": "team", "Value": "platform"}]
+    # nothing stored holds a secret, whole or in part
+    captured = capfd.readouterr()
+    logs = (captured.out + captured.err).encode()
+    stored = [*_every_byte(cloud), ("logs", logs),
+              ("api:plan", client.plan(run["id"]).encode()),
+              ("api:plan.json", json.dumps(client.plan(run["id"], "json")).encode()),
+              ("api:run", json.dumps(client.run(run["id"])).encode())]
+    assert len(stored) > 20
+    for secret in (PASSWORD, SECRET_KEY):
+        fragments = {secret, secret[:12], secret[-12:]}
+        hits = [(where, f) for where, data in stored for f in fragments if f.encode() in data]
+        assert hits == [], hits
