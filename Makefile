@@ -25,6 +25,7 @@ $(SAM):
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
+	$(BIN)/python examples/demo_cloud.py
 
 demo-cloud: $(STAMP)
 	$(BIN)/python examples/demo_cloud.py

@@ -1,0 +1,165 @@
+"""The control plane's apply fan-out beside the critical path and the local walker.
+
+A random layered graph of N `time_sleep` resources (the repository's Python `time`
+provider, so every node really waits: create durations drawn from 0.1–2 s with a fixed seed,
+dependencies by `depends_on` on up to two nodes of earlier layers) is applied
+
+1. through the local control plane (`groundplan cloud local`'s parts: moto's Step Functions
+   executing infra/statemachine.asl.json, node tasks dispatched to the handlers in-process)
+   with the Map's MaxConcurrency = C, auto-applied, and
+2. by the local walker: `groundplan apply tfplan -parallelism=10` on the same files.
+
+Printed: the fan-out makespan (first node start to last node end, from the node items), the
+lower bound max(critical path, total work / C), their ratio (goal ≤ 1.3), the run's whole
+apply (approval to state written) and the local walker's apply beside it, and the bytes the
+node tasks read from S3 per node (plan file once per warm function + dependency results).
+
+    .venv/bin/python benchmarks/control_plane.py                 # 500 nodes, C = 40
+    .venv/bin/python benchmarks/control_plane.py --nodes 100 --concurrency 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def graph(n: int, seed: int) -> tuple[dict[str, list[str]], dict[str, float]]:
+    rnd = random.Random(seed)
+    layers: list[list[str]] = []
+    names: list[str] = []
+    while len(names) < n:
+        width = min(n - len(names), rnd.randint(5, 40))
+        layer = [f"n{len(names) + i}" for i in range(width)]
+        names.extend(layer)
+        layers.append(layer)
+    deps: dict[str, list[str]] = {}
+    earlier: list[str] = []
+    for layer in layers:
+        for name in layer:
+            k = rnd.randint(0, 2) if earlier else 0
+            deps[name] = sorted(set(rnd.sample(earlier[-80:], min(k, len(earlier[-80:])))))
+        earlier.extend(layer)
+    durations = {name: round(rnd.uniform(0.1, 2.0), 2) for name in names}
+    return deps, durations
+
+
+def config(deps: dict[str, list[str]], durations: dict[str, float]) -> str:
+    out = ['terraform {\n  required_providers {\n    time = { source = "hashicorp/time" }\n  }\n}\n']
+    for name, ds in deps.items():
+        out.append(f'resource "time_sleep" "{name}" {{\n'
+                   f'  create_duration = "{int(durations[name] * 1000)}ms"\n')
+        if ds:
+            out.append("  depends_on = [" + ", ".join(f"time_sleep.{d}" for d in ds) + "]\n")
+        out.append("}\n")
+    return "".join(out)
+
+
+def critical_path(deps: dict[str, list[str]], durations: dict[str, float]) -> float:
+    finish: dict[str, float] = {}
+    for name in deps:  # names are in topological order (layers)
+        finish[name] = durations[name] + max((finish[d] for d in deps[name]), default=0.0)
+    return max(finish.values())
+
+
+def run(cmd: list[str], cwd: Path) -> float:
+    started = time.monotonic()
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}")
+    return time.monotonic() - started
+
+
+def parse_time(text: str) -> dt.datetime:
+    return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nodes", type=int, default=500)
+    ap.add_argument("--concurrency", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--no-local", action="store_true", help="skip the local walker")
+    args = ap.parse_args()
+    py = sys.executable
+    deps, durations = graph(args.nodes, args.seed)
+    work = Path(tempfile.mkdtemp(prefix="groundplan-bench-cp-"))
+    mirror = work / "mirror"
+    subprocess.run([py, "-m", "engine.plugin.sdk.package", str(mirror), "time"], cwd=ROOT,
+                   check=True, capture_output=True)
+    cfg_dir = work / "config"
+    cfg_dir.mkdir()
+    (cfg_dir / "main.tf").write_text(config(deps, durations))
+    run([py, "-m", "engine.cli.main", "init", f"-plugin-dir={mirror}"], cfg_dir)
+    cp = critical_path(deps, durations)
+    total = sum(durations.values())
+    bound = max(cp, total / args.concurrency)
+    print(f"graph: {args.nodes} nodes, {sum(len(d) for d in deps.values())} edges, "
+          f"work {total:.1f} s, critical path {cp:.1f} s, lower bound at C={args.concurrency}: "
+          f"{bound:.1f} s")
+
+    from engine.cli.remote_client import RemoteClient
+    from functions.common import artifacts, fanout
+    from functions.local.cloud import LocalCloud
+
+    read_bytes = [0]
+    mu = threading.Lock()
+    original_get = artifacts.get
+
+    def counted_get(bucket: str, key: str) -> bytes:
+        data = original_get(bucket, key)
+        with mu:
+            read_bytes[0] += len(data)
+        return data
+
+    with LocalCloud(plugin_dir=str(mirror), max_concurrency=args.concurrency) as cloud:
+        client = RemoteClient(cloud.api_url, cloud.token)
+        client.create_workspace("bench", approvers=["U1"])
+        cv = client.upload_configuration("bench", str(cfg_dir))
+        artifacts.get = counted_get  # type: ignore[assignment]
+        run_doc = client.start_run("bench", cv, auto_apply=True)
+        deadline = time.monotonic() + 3600
+        while run_doc["status"] not in ("applied", "errored"):
+            if time.monotonic() > deadline:
+                raise SystemExit("the run did not finish within an hour")
+            time.sleep(1)
+            run_doc = client.run(run_doc["id"])
+        if run_doc["status"] != "applied":
+            raise SystemExit(f"the run errored: {run_doc['error']}")
+        nodes = fanout.all_nodes(run_doc["id"])
+        starts = [parse_time(str(n.started_at)) for n in nodes]
+        ends = [parse_time(str(n.finished_at)) for n in nodes]
+        makespan = (max(ends) - min(starts)).total_seconds()
+        history = {h["status"]: parse_time(h["at"]) for h in run_doc["status_history"]}
+        whole = (history["applied"] - history["applying"]).total_seconds()
+        # bytes read by node tasks: everything read after planning, minus the state reads
+        per_node = read_bytes[0] / len(nodes)
+    print(f"state machine fan-out: makespan {makespan:.1f} s = {makespan / bound:.2f}x the "
+          f"lower bound (goal <= 1.3x); whole apply incl. prepare/finalize {whole:.1f} s")
+    print(f"S3 bytes read per node: {per_node:,.0f}")
+    if not args.no_local:
+        local = work / "local"
+        local.mkdir()
+        (local / "main.tf").write_text(config(deps, durations))
+        run([py, "-m", "engine.cli.main", "init", f"-plugin-dir={mirror}"], local)
+        run([py, "-m", "engine.cli.main", "plan", "-out=tfplan"], local)
+        walker = run([py, "-m", "engine.cli.main", "apply", "-parallelism=10", "tfplan"], local)
+        print(f"local walker -parallelism=10: apply {walker:.1f} s; state machine makespan / "
+              f"walker = {makespan / walker:.2f}x, whole run apply / walker = {whole / walker:.2f}x")
+    os.system(f"rm -rf {work}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
