@@ -120,9 +120,15 @@ def main() -> int:
         banner("The final state, read from the state bucket")
         import boto3
 
+        from functions.common.state_crypto import state_encryption
+
         s3 = boto3.client("s3", region_name="us-east-1")
-        state = json.loads(s3.get_object(Bucket=ws["state"]["bucket"],
-                                         Key=ws["state"]["key"])["Body"].read())
+        stored = s3.get_object(Bucket=ws["state"]["bucket"], Key=ws["state"]["key"])["Body"].read()
+        envelope = json.loads(stored)
+        say(f"  stored as OpenTofu's encrypted payload (encryption_version "
+            f"{envelope['encryption_version']}, key providers {list(envelope['meta'])}, "
+            f"{len(stored)} bytes); decrypted with the stack's KMS key:")
+        state = json.loads(state_encryption(str(HERE / "cloud"), []).decrypt(stored))
         say(f"  serial {state['serial']}, lineage {state['lineage']}")
         for rs in state["resources"]:
             for inst in rs["instances"]:

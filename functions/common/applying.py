@@ -21,6 +21,7 @@ from functions.common.models import Node, Run, Workspace
 from functions.common.settings import settings
 
 _registries: dict[str, Any] = {}
+_encryptions: dict[str, Any] = {}
 _mu = threading.Lock()
 
 
@@ -41,8 +42,24 @@ def registry(run: Run, ws: Workspace) -> Any:
         return found
 
 
+def encryption(run: Run) -> Any:
+    """The run's state encryption (functions.common.state_crypto), built once per warm
+    function."""
+    with _mu:
+        found = _encryptions.get(run.id)
+    if found is None:
+        from functions.common.planning import var_args
+        from functions.common.state_crypto import state_encryption
+
+        found = state_encryption(workdir.configuration(run), var_args(workdir.variables(run)))
+        with _mu:
+            _encryptions[run.id] = found
+    return found
+
+
 def close_registry(run_id: str) -> None:
     with _mu:
+        _encryptions.pop(run_id, None)
         found = _registries.pop(run_id, None)
     if found is not None:
         found.close()
@@ -56,13 +73,20 @@ def approved_digest(run: Run) -> str:
     return digest
 
 
-def _current_state(ws: Workspace) -> tuple[Any, str | None]:
+def _current_state(run: Run, ws: Workspace) -> tuple[Any, str | None]:
     from engine.states.statefile import read_state
 
     data, etag = state_store.read(ws)
     if data is None:
         return None, None
-    sf, diags = read_state(data)
+    from engine.encryption import EncryptionError
+
+    try:
+        plain = encryption(run).decrypt(data)
+    except EncryptionError as exc:
+        raise Conflict(f"the state of workspace {ws.name} cannot be decrypted: {exc}",
+                       code="state_unreadable") from None
+    sf, diags = read_state(plain)
     if sf is None or diags.has_errors:
         raise Conflict(f"the state of workspace {ws.name} cannot be read", code="invalid_state")
     return sf, etag
@@ -70,7 +94,7 @@ def _current_state(ws: Workspace) -> tuple[Any, str | None]:
 
 def check_fresh(run: Run, ws: Workspace) -> str | None:
     """Refuse a plan whose prior state is no longer current; the ETag of the current state."""
-    sf, etag = _current_state(ws)
+    sf, etag = _current_state(run, ws)
     serial = sf.serial if sf is not None else None
     lineage = sf.lineage if sf is not None else None
     if serial != run.prior_serial or lineage != run.prior_lineage:
@@ -130,7 +154,7 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
                                   registry=registry(run, ws))
     if state is None:
         return False, _text(diags)
-    current, etag = _current_state(ws)
+    current, etag = _current_state(run, ws)
     if current is not None and (current.serial != run.prior_serial
                                 or current.lineage != run.prior_lineage):
         raise Conflict(f"the state of workspace {ws.name} changed during the apply",
@@ -140,7 +164,7 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
     lineage = current.lineage if current is not None else new_lineage()
     serial = current.serial + 1 if current is not None else 1
     text = write_state(StateFile(state=state, lineage=lineage, serial=serial))
-    state_store.write(ws, text.encode(), etag)
+    state_store.write(ws, encryption(run).encrypt(text.encode()), etag)
     if ws.lineage != lineage:
         ws.update(actions=[Workspace.lineage.set(lineage)])
     return True, _text(diags)

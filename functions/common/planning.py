@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from functions.common import artifacts, credentials, state_store, workdir
+from functions.common import artifacts, credentials, state_crypto, state_store, workdir
 from functions.common.models import Run, Workspace
 from functions.common.redact import redact_plan, scrub, secret_strings
 from functions.common.sealing import seal_bytes
@@ -54,7 +54,7 @@ def change_counts(plan: Any) -> dict[str, int]:
     return counts
 
 
-def _var_args(values: dict[str, Any]) -> list[tuple[str, str]]:
+def var_args(values: dict[str, Any]) -> list[tuple[str, str]]:
     out = []
     for name, value in sorted(values.items()):
         text = value if isinstance(value, str) else json.dumps(value)
@@ -72,8 +72,10 @@ def run_plan(run: Run, ws: Workspace) -> PlanOutcome:
 
     root = workdir.configuration(run)
     values = workdir.variables(run)
+    args = var_args(values)
     secrets = secret_strings(values)
-    state, etag = state_store.read(ws)
+    encryption = state_crypto.state_encryption(root, args)
+    state, _ = state_store.read(ws)  # copied as stored (encrypted): the engine decrypts
     state_path = os.path.join(root, "terraform.tfstate")
     if state is not None:
         with open(state_path, "wb") as fh:
@@ -86,8 +88,8 @@ def run_plan(run: Run, ws: Workspace) -> PlanOutcome:
     registry = PluginRegistry(root, provider_env=env)
     try:
         result = plan(PlanRequest(
-            working_dir=root, backend=LocalBackend(root), mode=PlanMode(MODES[run.operation]),
-            targets=[str(t) for t in run.targets or []], variables=_var_args(values), out=out,
+            working_dir=root, backend=LocalBackend(root, encryption=encryption), mode=PlanMode(MODES[run.operation]),
+            targets=[str(t) for t in run.targets or []], variables=args, out=out,
             registry=registry, lock=False, in_automation=True, command="plan"))
         log = scrub(render_diagnostics(result.diagnostics, box=False), secrets)
         artifacts.put_artifact(run.id, "log.txt", log.encode(), "text/plain")
@@ -111,7 +113,8 @@ def run_plan(run: Run, ws: Workspace) -> PlanOutcome:
             prior_lineage=base.lineage if base is not None else None)
     finally:
         registry.close()
-        _ = etag
+        if os.path.exists(state_path):
+            os.unlink(state_path)
 
 
 def _summary(diags: Any) -> str:

@@ -57,3 +57,22 @@ def slack_callback(cloud: LocalCloud, run_id: str, user: str, action: str = "app
 
 
 post_raw = post
+
+
+def stored_state(workspace: str, config_dir: str) -> dict[str, Any]:
+    """The workspace's state in the state bucket, decrypted with the control plane's default
+    encryption (after checking it is OpenTofu's encrypted payload)."""
+    import json
+
+    import boto3
+
+    from functions.common.settings import settings
+    from functions.common.state_crypto import state_encryption
+
+    raw = boto3.client("s3", region_name="us-east-1").get_object(
+        Bucket=settings().state_bucket, Key=f"workspaces/{workspace}/terraform.tfstate")["Body"].read()
+    envelope = json.loads(raw)
+    assert envelope["encryption_version"] == "v0"
+    assert list(envelope["meta"]) == ["key_provider.aws_kms.groundplan"]
+    doc: dict[str, Any] = json.loads(state_encryption(config_dir, []).decrypt(raw))
+    return doc

@@ -20,7 +20,7 @@ from functions.common.sealing import seal_bytes, unseal_bytes
 from functions.common.settings import settings
 from functions.common.slack import sign
 from functions.local.cloud import LocalCloud
-from tests.e2e.conftest import Webhook, post_raw, slack_callback, wait_status
+from tests.e2e.conftest import Webhook, post_raw, slack_callback, stored_state, wait_status
 
 CONFIGS = Path(__file__).parent / "configs"
 
@@ -140,8 +140,7 @@ def test_a_run_from_ci_to_applied_state(cloud: LocalCloud, client: RemoteClient,
         "pending", "planning", "planned", "awaiting_approval", "applying", "applied"]
     assert concurrency.peak >= 2, "the three subnets should have been applied side by side"
     assert sorted(concurrency.applied) == list(range(5))
-    state = json.loads(_s3().get_object(Bucket=cfg.state_bucket,
-                                        Key="workspaces/happy/terraform.tfstate")["Body"].read())
+    state = stored_state("happy", str(CONFIGS / "basic"))
     assert state["serial"] == 1
     assert sorted(f"{r['type']}.{r['name']}" for r in state["resources"]) == [
         "terraform_data.app", "terraform_data.network", "terraform_data.subnet"]
@@ -153,8 +152,7 @@ def test_a_run_from_ci_to_applied_state(cloud: LocalCloud, client: RemoteClient,
     again = handler({"action": "apply", "run_id": run["id"], "index": 0},
                     LambdaContext("groundplan-apply-node"))
     assert again == {"status": "applied"}
-    after = json.loads(_s3().get_object(Bucket=cfg.state_bucket,
-                                        Key="workspaces/happy/terraform.tfstate")["Body"].read())
+    after = stored_state("happy", str(CONFIGS / "basic"))
     assert after["serial"] == 1
     # the next plan has nothing to do
     nothing = client.start_run("happy", cv, variables={"secret": "hunter2-e2e-secret"})
@@ -203,8 +201,7 @@ def test_a_node_failure_keeps_what_succeeded(cloud: LocalCloud, client: RemoteCl
     run = wait_status(client, run["id"], ("applied", "errored"))
     assert run["status"] == "errored"
     assert run["failed_nodes"] == ["terraform_data.broken"], (run["error"], run["status_history"])
-    state = json.loads(_s3().get_object(Bucket=settings().state_bucket,
-                                        Key="workspaces/failing/terraform.tfstate")["Body"].read())
+    state = stored_state("failing", str(CONFIGS / "failing"))
     names = sorted(f"{r['type']}.{r['name']}" + ("[tainted]" if any(
         i.get("status") == "tainted" for i in r["instances"]) else "")
         for r in state["resources"])
