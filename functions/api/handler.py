@@ -89,6 +89,12 @@ def create_run(name: str) -> Response[str]:
     return _json(202, run.public())
 
 
+@app.post("/workspaces/<name>/actions/detect-drift")
+def detect_drift(name: str) -> Response[str]:
+    run = run_service.detect_drift(name, _caller(), "api")
+    return _json(202, run.public())
+
+
 @app.get("/workspaces/<name>/runs")
 def list_runs(name: str) -> Response[str]:
     _caller()

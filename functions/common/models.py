@@ -15,6 +15,7 @@ botocore, so `AWS_ENDPOINT_URL` points them at a local endpoint as it does boto3
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pynamodb.attributes import (
@@ -58,11 +59,24 @@ class Workspace(Model):
     lineage = UnicodeAttribute(null=True)
     created_at = UnicodeAttribute()
     created_by = UnicodeAttribute()
+    drift_detection = BooleanAttribute(default=True)
+    drift_interval = NumberAttribute(default=60)
+    reconcile = BooleanAttribute(default=False)
+    sns_topic_arn = UnicodeAttribute(null=True)
+    drift_status = UnicodeAttribute(null=True)
+    drift_checked_at = UnicodeAttribute(null=True)
+    drift_run = UnicodeAttribute(null=True)
+    applied_configuration_version = UnicodeAttribute(null=True)
+    applied_run = UnicodeAttribute(null=True)
 
     def public(self) -> dict[str, Any]:
         """The workspace as the API shows it (no secrets: credentials by reference only)."""
         creds = self.credentials
         return {
+            "drift": {"enabled": self.drift_detection, "status": self.drift_status,
+                      "interval_minutes": int(self.drift_interval or 60),
+                      "last_checked": self.drift_checked_at, "run": self.drift_run,
+                      "reconcile": self.reconcile, "sns_topic_arn": self.sns_topic_arn},
             "name": self.name,
             "approvers": list(self.approvers or []),
             "notification_url": self.notification_url,
@@ -113,6 +127,8 @@ class Run(Model):
     failed_nodes = ListAttribute(of=UnicodeAttribute, default=list)
     error = UnicodeAttribute(null=True)
     execution_arn = UnicodeAttribute(null=True)
+    kind = UnicodeAttribute(default="run")
+    drift = UnicodeAttribute(null=True)
     by_workspace = WorkspaceRunsIndex()
 
     def public(self) -> dict[str, Any]:
@@ -137,6 +153,8 @@ class Run(Model):
             "node_count": self.node_count,
             "failed_nodes": list(self.failed_nodes or []),
             "error": self.error,
+            "kind": self.kind,
+            "drift": json.loads(self.drift) if self.drift else None,
             "status_history": [
                 {"status": t.status, "at": t.at, "by": t.by, "reason": t.reason}
                 for t in self.history or []

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from functions.common import artifacts, credentials, state_crypto, state_store, workdir
+from functions.common.drift import drift_of
 from functions.common.models import Run, Workspace
 from functions.common.redact import redact_plan, scrub, secret_strings
 from functions.common.sealing import seal_bytes
@@ -27,6 +28,7 @@ class PlanOutcome:
     prior_serial: int | None
     prior_lineage: str | None
     error: str | None = None
+    drift: dict[str, Any] | None = None
 
 
 def change_counts(plan: Any) -> dict[str, int]:
@@ -103,14 +105,15 @@ def run_plan(run: Run, ws: Workspace) -> PlanOutcome:
                                "application/octet-stream")
         text, doc = _rendered(out, registry)
         artifacts.put_artifact(run.id, "plan.txt", scrub(text, secrets).encode(), "text/plain")
-        redacted = json.dumps(redact_plan(doc))
-        artifacts.put_artifact(run.id, "plan.json", scrub(redacted, secrets).encode(),
+        redacted_doc = json.loads(scrub(json.dumps(redact_plan(doc)), secrets))
+        artifacts.put_artifact(run.id, "plan.json", json.dumps(redacted_doc).encode(),
                                "application/json")
         base = result.base
         return PlanOutcome(
             has_changes=result.changed, digest=digest, counts=change_counts(result.plan),
             prior_serial=base.serial if base is not None else None,
-            prior_lineage=base.lineage if base is not None else None)
+            prior_lineage=base.lineage if base is not None else None,
+            drift=drift_of(redacted_doc) if run.kind == "drift" else None)
     finally:
         registry.close()
         if os.path.exists(state_path):

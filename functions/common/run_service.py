@@ -44,7 +44,8 @@ def _check_body(body: dict[str, Any]) -> tuple[str, str, bool, dict[str, Any], l
     return cv, op, auto, variables, targets
 
 
-def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "api") -> Run:
+def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "api",
+              kind: str = "run") -> Run:
     """Create a run of `workspace` and start its state machine execution.
 
     Refuses (409) while another run of the workspace or of its state lineage is active; the
@@ -61,7 +62,7 @@ def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "a
         at = now_iso()
         run = Run(
             run_id, workspace=workspace, operation=op, status="pending", auto_apply=auto,
-            configuration_version=cv, targets=targets, source=source, created_by=actor,
+            configuration_version=cv, targets=targets, source=source, created_by=actor, kind=kind,
             created_at=at, updated_at=at,
             history=[Transition(status="pending", at=at, by=actor, reason=source)],
         )
@@ -160,3 +161,20 @@ def plan_artifact(run_id: str, fmt: str) -> bytes:
     if run.plan_digest is None:
         raise NotFound(f"run {run_id} has no plan yet", code="plan_not_found")
     return artifacts.get_artifact(run_id, "plan.txt" if fmt == "text" else "plan.json")
+
+
+def detect_drift(workspace: str, actor: str, source: str) -> Run:
+    """Start a drift run: a refresh-only plan of the configuration last applied, with no
+    apply step. 409 while the workspace has an active run (a schedule skips it then)."""
+    ws = get_workspace(workspace)
+    cv = ws.applied_configuration_version
+    if not cv:
+        raise Conflict(f"workspace {workspace} has no applied configuration to compare with",
+                       code="nothing_applied")
+    values: dict[str, Any] = {}
+    if ws.applied_run:
+        from functions.common.workdir import variables
+
+        values = variables(get_run(ws.applied_run))  # re-sealed for the drift run
+    return start_run(workspace, {"configuration_version": cv, "operation": "refresh-only",
+                                 "variables": values}, actor, source=source, kind="drift")

@@ -37,8 +37,21 @@ def create(body: dict[str, Any], actor: str) -> Workspace:
     if not isinstance(creds, dict) or set(creds) - {"role_arn", "secret_id"}:
         raise InvalidRequest("credentials takes role_arn or secret_id", code="invalid_field",
                              field="credentials")
+    drift = body.get("drift", {}) or {}
+    if not isinstance(drift, dict) or set(drift) - {"enabled", "reconcile", "sns_topic_arn",
+                                                    "interval_minutes"}:
+        raise InvalidRequest("drift takes enabled, interval_minutes, reconcile and "
+                             "sns_topic_arn", code="invalid_field", field="drift")
+    interval = drift.get("interval_minutes", 60)
+    if not isinstance(interval, int) or isinstance(interval, bool) or not 5 <= interval <= 10080:
+        raise InvalidRequest("drift.interval_minutes must be a whole number from 5 to 10080",
+                             code="invalid_field", field="drift.interval_minutes")
     ws = Workspace(
         name,
+        drift_detection=bool(drift.get("enabled", True)),
+        drift_interval=interval,
+        reconcile=bool(drift.get("reconcile", False)),
+        sns_topic_arn=drift.get("sns_topic_arn"),
         approvers=_strings(body.get("approvers"), "approvers"),
         notification_url=url,
         credentials=Credentials(role_arn=creds.get("role_arn"), secret_id=creds.get("secret_id")),

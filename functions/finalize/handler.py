@@ -64,6 +64,27 @@ def finalize(event: dict[str, Any]) -> dict[str, Any]:
         locks.release(run.workspace, ws.lineage, run.id)
         locks.release(run.workspace, run.prior_lineage, run.id)
         applying.close_registry(run.id)
+        _after(run.id)
+
+
+def _after(run_id: str) -> None:
+    """What follows a run once its locks are released: an applied run's configuration is
+    what drift detection compares with; a drift run that found drift on a workspace that
+    reconciles starts a normal run, which waits for approval."""
+    run = runs.get_run(run_id)
+    ws = get_workspace(run.workspace)
+    if run.status == "applied" and run.kind == "run":
+        ws.update(actions=[type(ws).applied_configuration_version.set(
+            run.configuration_version), type(ws).applied_run.set(run.id)])
+    if run.kind == "drift" and ws.reconcile and ws.drift_status == "drifted":
+        from functions.common.run_service import start_run
+
+        from functions.common.workdir import variables
+
+        started = start_run(ws.name, {"configuration_version": run.configuration_version,
+                                      "operation": "apply", "variables": variables(run)},
+                            "groundplan-drift", "schedule")
+        logger.info("reconcile run started", extra={"run_id": started.id, "drift_run": run.id})
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -128,6 +128,16 @@ class LocalCloud:
         doc["tokens"].append({"sha256": digest(token), "principal": principal})
         sm.put_secret_value(SecretId=sid, SecretString=json.dumps(doc))
 
+    def drift_tick(self, when: str | None = None) -> dict[str, object]:
+        """Play one tick of the drift schedule (EventBridge does this on AWS)."""
+        event: dict[str, object] = {"source": "aws.events", "detail-type": "Scheduled Event"}
+        if when:
+            event["time"] = when
+        result, error = self.dispatcher.invoke(self.dispatcher.function_name("drift"), event)
+        if error is not None:
+            raise RuntimeError(f"the drift tick failed: {result}")
+        return dict(result)
+
     def banner(self) -> list[str]:
         """The lines `groundplan cloud local` prints when ready (scripts read them)."""
         return [

@@ -29,6 +29,7 @@ HANDLERS: dict[str, str] = {
     "apply_node": "functions.apply_node.handler:handler",
     "finalize": "functions.finalize.handler:handler",
     "notify": "functions.notify.handler:handler",
+    "drift": "functions.drift.handler:handler",
 }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.idempotency import idempotent_function
 
-from functions.common import planning, runs
+from functions.common import drift, planning, runs
 from functions.common.powertools import idempotency, observability
 from functions.common.workspaces import get as get_workspace
 
@@ -28,14 +28,22 @@ def plan_step(event: dict[str, Any]) -> dict[str, Any]:
         outcome = planning.run_plan(run, ws)
     except Exception as exc:
         runs.transition(run, "errored", "groundplan", "plan failed", error=str(exc)[:2000])
+        if run.kind == "drift":
+            drift.record(run, ws, None)
         raise
     if outcome.error is not None:
         runs.transition(run, "errored", "groundplan", "plan failed", error=outcome.error[:2000])
+        if run.kind == "drift":
+            drift.record(run, ws, None)
         return {"apply": False, "auto_apply": False, "digest": None}
     fields = {"plan_digest": outcome.digest, "has_changes": outcome.has_changes,
               "resource_changes": outcome.counts, "prior_serial": outcome.prior_serial,
               "prior_lineage": outcome.prior_lineage}
-    applies = outcome.has_changes and run.operation != "plan"
+    applies = outcome.has_changes and run.operation != "plan" and run.kind != "drift"
+    if run.kind == "drift":
+        found = drift.record(run, ws, outcome.drift)
+        metrics.add_metric(name="DriftFound" if found == "drifted" else "DriftInSync",
+                           unit="Count", value=1)
     status = "planned" if applies else "planned_and_finished"
     runs.transition(run, status, "groundplan", "changes" if outcome.has_changes else "no changes",
                     **fields)

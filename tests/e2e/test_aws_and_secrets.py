@@ -79,6 +79,33 @@ def test_aws_resources_through_the_control_plane_store_no_secret(
     assert {"e2e-logs-bucket", "e2e-data-bucket"} <= names
     assert s3.get_bucket_tagging(Bucket="e2e-logs-bucket")["TagSet"] == [
         {"Key": "team", "Value": "platform"}]
+    # drift: a tag changed and a bucket deleted behind groundplan's back
+    s3.put_bucket_tagging(Bucket="e2e-logs-bucket",
+                          Tagging={"TagSet": [{"Key": "team", "Value": "someone-else"}]})
+    s3.delete_bucket(Bucket="e2e-data-bucket")
+    tick = cloud.drift_tick()
+    assert [t["workspace"] for t in tick["started"]] == ["aws"], tick
+    drift_run = wait_status(client, tick["started"][0]["run"],
+                            ("planned_and_finished", "errored"), timeout=300)
+    assert drift_run["status"] == "planned_and_finished", drift_run["error"]
+    assert drift_run["kind"] == "drift" and drift_run["operation"] == "refresh-only"
+    found = drift_run["drift"]
+    assert found["deleted"] == ["aws_s3_bucket.data"]
+    assert [c["address"] for c in found["changed"]] == ["aws_s3_bucket.logs"]
+    tag_change = next(a for a in found["changed"][0]["attributes"] if a["path"] == "tags.team")
+    assert (tag_change["before"], tag_change["after"]) == ("platform", "someone-else")
+    status = client.workspace("aws")["drift"]
+    assert status["status"] == "drifted" and status["run"] == drift_run["id"]
+    notice = webhook.wait_for(lambda m: "Drift detected on `aws`" in m.get("text", ""))
+    assert "`aws_s3_bucket.data` was deleted outside groundplan" in notice["text"]
+    assert "`aws_s3_bucket.logs` changed outside groundplan: `tags.team`" in notice["text"]
+    # a tick while the workspace has an active run skips it (and does not queue)
+    busy = client.start_run("aws", cv, operation="plan", variables={"db_password": PASSWORD})
+    skipped = cloud.drift_tick("2099-01-01T00:00:00Z")
+    assert skipped["started"] == []
+    assert skipped["skipped"] == [{"workspace": "aws", "reason": "workspace_locked",
+                                   "active_run": busy["id"]}]
+    wait_status(client, busy["id"], ("planned_and_finished", "errored"), timeout=300)
     # nothing stored holds a secret, whole or in part
     captured = capfd.readouterr()
     logs = (captured.out + captured.err).encode()
