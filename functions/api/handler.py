@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import uuid
 from typing import Any
+from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from functions.common import artifacts, run_service, workspaces
+from functions.common import artifacts, audit, inspector, run_service, workspaces
 from functions.common.errors import ControlPlaneError, InvalidRequest, Unauthorized
 from functions.common.powertools import observability
 from functions.common.settings import settings
@@ -98,8 +99,51 @@ def detect_drift(name: str) -> Response[str]:
 @app.get("/workspaces/<name>/runs")
 def list_runs(name: str) -> Response[str]:
     _caller()
-    status = app.current_event.get_query_string_value("status")
-    return _json(200, {"runs": [r.public() for r in run_service.list_runs(name, status)]})
+    q = app.current_event.get_query_string_value
+    try:
+        limit = int(q("limit", "50") or "50")
+    except ValueError:
+        raise InvalidRequest("limit must be a number", code="invalid_field", field="limit") from None
+    runs, cursor = run_service.list_runs(name, q("status"), q("operation"), q("since"),
+                                         max(1, min(limit, 200)), q("before"))
+    return _json(200, {"runs": [r.public() for r in runs], "next": cursor})
+
+
+@app.get("/workspaces/<name>/state/resources")
+def state_resources(name: str) -> Response[str]:
+    _caller()
+    return _json(200, {"resources": inspector.resources(workspaces.get(name))})
+
+
+@app.get("/workspaces/<name>/state/resources/<address>")
+def state_resource(name: str, address: str) -> Response[str]:
+    _caller()
+    return _json(200, inspector.resource(workspaces.get(name), unquote(address)))
+
+
+@app.get("/workspaces/<name>/state/raw")
+def state_raw(name: str) -> Response[str]:
+    _caller()
+    return _json(200, inspector.raw(workspaces.get(name)))
+
+
+@app.get("/workspaces/<name>/state/versions")
+def state_versions(name: str) -> Response[str]:
+    _caller()
+    return _json(200, {"versions": inspector.versions(workspaces.get(name))})
+
+
+@app.post("/workspaces/<name>/state/versions/<version_id>/restore")
+def state_restore(name: str, version_id: str) -> Response[str]:
+    user = _caller()
+    return _json(202, inspector.restore(workspaces.get(name), version_id, user, "api"))
+
+
+@app.get("/audit")
+def audit_log() -> Response[str]:
+    _caller()
+    q = app.current_event.get_query_string_value
+    return _json(200, {"events": audit.query(q("workspace"), q("run"), q("action"), q("since"))})
 
 
 @app.get("/runs/<run_id>")

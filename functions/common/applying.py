@@ -164,7 +164,8 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
     lineage = current.lineage if current is not None else new_lineage()
     serial = current.serial + 1 if current is not None else 1
     text = write_state(StateFile(state=state, lineage=lineage, serial=serial))
-    state_store.write(ws, encryption(run).encrypt(text.encode()), etag)
+    state_store.write(ws, encryption(run).encrypt(text.encode()), etag, run_id=run.id,
+                      actor=run.approved_by or run.created_by)
     if ws.lineage != lineage:
         ws.update(actions=[Workspace.lineage.set(lineage)])
     return True, _text(diags)

@@ -213,6 +213,7 @@ class AuditEvent(Model):
     workspace = UnicodeAttribute(null=True)
     run_id = UnicodeAttribute(null=True)
     plan_digest = UnicodeAttribute(null=True)
+    detail = UnicodeAttribute(null=True)
 
 
 MODELS: tuple[type[Model], ...] = (Workspace, Run, WorkspaceLock, TaskToken, Node, AuditEvent)

@@ -7,7 +7,7 @@ import json
 import uuid
 from typing import Any
 
-from functions.common import artifacts, locks
+from functions.common import artifacts, audit, locks
 from functions.common.aws import client
 from functions.common.clock import now_iso
 from functions.common.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unprocessable
@@ -76,16 +76,34 @@ def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "a
             input=json.dumps({"run_id": run_id, "workspace": workspace, "operation": op,
                               "auto_apply": auto}))
         run.update(actions=[Run.execution_arn.set(out["executionArn"])])
+        audit.record("run.started", actor, source, workspace=workspace, run_id=run_id,
+                     detail={"operation": op, "kind": kind, "auto_apply": auto})
     except Exception:
         locks.release(workspace, ws.lineage, run_id)
         raise
     return run
 
 
-def list_runs(workspace: str, status: str | None = None, limit: int = 50) -> list[Run]:
+def list_runs(workspace: str, status: str | None = None, operation: str | None = None,
+              since: str | None = None, limit: int = 50,
+              before: str | None = None) -> tuple[list[Run], str | None]:
+    """The workspace's runs, newest first, filtered; at most `limit` of them, created before
+    `before` (the previous page's cursor). (runs, the next page's cursor or None)."""
     get_workspace(workspace)
-    runs = list(Run.by_workspace.query(workspace, scan_index_forward=False, limit=limit))
-    return [r for r in runs if status is None or r.status == status]
+    cond: Any = (Run.created_at < before) if before else None
+    found: list[Run] = []
+    for r in Run.by_workspace.query(workspace, range_key_condition=cond,
+                                    scan_index_forward=False):
+        if since and r.created_at < since:
+            break
+        if (status is None or r.status == status) and (operation is None
+                                                       or r.operation == operation):
+            found.append(r)
+        if len(found) > limit:
+            break
+    more = len(found) > limit
+    page = found[:limit]
+    return page, (page[-1].created_at if more and page else None)
 
 
 def _token(run: Run) -> TaskToken:
@@ -111,6 +129,8 @@ def decide(run_id: str, approve: bool, user: str, source: str) -> Run:
                        code="not_awaiting_approval", status=run.status)
     token = _token(run)
     sfn = client("stepfunctions")
+    audit.record("run.approved" if approve else "run.rejected", user, source,
+                 workspace=run.workspace, run_id=run.id, plan_digest=token.digest)
     if approve:
         transition(run, "applying", user, f"approved via {source}", approved_by=user,
                    approved_digest=token.digest)
@@ -132,6 +152,8 @@ def discard(run_id: str, user: str) -> Run:
                        "discarded", code="illegal_transition", status=run.status)
     token = _token(run)
     transition(run, "discarded", user, "discarded")
+    audit.record("run.discarded", user, "api", workspace=run.workspace, run_id=run.id,
+                 plan_digest=run.plan_digest)
     client("stepfunctions").send_task_failure(taskToken=token.token, error="Discarded",
                                               cause=f"discarded by {user}")
     token.delete()
@@ -145,6 +167,7 @@ def cancel(run_id: str, user: str) -> Run:
         raise Conflict(f"run {run.id} is {run.status}; it is not active",
                        code="illegal_transition", status=run.status)
     transition(run, "canceled", user, "canceled")
+    audit.record("run.canceled", user, "api", workspace=run.workspace, run_id=run.id)
     if run.execution_arn:
         client("stepfunctions").stop_execution(executionArn=run.execution_arn,
                                                error="Canceled", cause=f"canceled by {user}")

@@ -58,3 +58,21 @@ def state_encryption(config_dir: str, var_args: list[tuple[str, str]]) -> Any:
         raise ValueError("the state encryption is misconfigured:\n" +
                          render_diagnostics(more, box=False))
     return enc.state
+
+
+_default: Any = None
+
+
+def default_state_encryption() -> Any:
+    """The control plane's own state encryption without a configuration (what every state it
+    writes is encrypted with: its blocks are laid over any configuration's). For reading
+    state where no configuration is at hand (the state inspector)."""
+    global _default
+    if _default is None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="groundplan-empty-") as empty:
+            with open(os.path.join(empty, "main.tf"), "w") as fh:
+                fh.write("")
+            _default = state_encryption(empty, [])
+    return _default

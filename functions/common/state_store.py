@@ -30,11 +30,14 @@ def read(ws: Workspace) -> tuple[bytes | None, str | None]:
     return bytes(out["Body"].read()), str(out["ETag"])
 
 
-def write(ws: Workspace, data: bytes, etag: str | None) -> str:
+def write(ws: Workspace, data: bytes, etag: str | None, *, run_id: str = "",
+          actor: str = "") -> str:
     """Store `data` as the workspace's state over the version `etag` (None: there must be no
-    state yet); the new ETag. Raises StaleState when the object changed meanwhile."""
-    args = {"Bucket": settings().state_bucket, "Key": ws.state_key, "Body": data,
-            "ContentType": "application/json"}
+    state yet); the new ETag. `run_id` and `actor` are kept as the version's metadata (who
+    and which run wrote it). Raises StaleState when the object changed meanwhile."""
+    args: dict[str, object] = {"Bucket": settings().state_bucket, "Key": ws.state_key,
+                               "Body": data, "ContentType": "application/json",
+                               "Metadata": {"groundplan-run": run_id, "groundplan-actor": actor}}
     if etag:
         args["IfMatch"] = etag
     else:
@@ -51,3 +54,40 @@ def write(ws: Workspace, data: bytes, etag: str | None) -> str:
                              code="stale_state") from None
         raise
     return str(out["ETag"])
+
+
+def versions(ws: Workspace) -> list[dict[str, object]]:
+    """Every version of the workspace's state object, newest first: version id, time, size,
+    and who/which run wrote it."""
+    s3 = client("s3")
+    out: list[dict[str, object]] = []
+    pages = s3.get_paginator("list_object_versions").paginate(Bucket=settings().state_bucket,
+                                                               Prefix=ws.state_key)
+    for page in pages:
+        for v in page.get("Versions", []):
+            if v["Key"] != ws.state_key:
+                continue
+            head = s3.head_object(Bucket=settings().state_bucket, Key=ws.state_key,
+                                  VersionId=v["VersionId"])
+            meta = head.get("Metadata") or {}
+            out.append({"id": v["VersionId"], "is_latest": bool(v.get("IsLatest")),
+                        "last_modified": v["LastModified"].isoformat(), "size": v["Size"],
+                        "run": meta.get("groundplan-run") or None,
+                        "actor": meta.get("groundplan-actor") or None})
+    return out
+
+
+def read_version(ws: Workspace, version_id: str) -> bytes:
+    """The bytes of one version of the workspace's state object."""
+    try:
+        out = client("s3").get_object(Bucket=settings().state_bucket, Key=ws.state_key,
+                                      VersionId=version_id)
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") in ("NoSuchVersion", "NoSuchKey", "404",
+                                                         "InvalidArgument"):
+            from functions.common.errors import NotFound
+
+            raise NotFound(f"workspace {ws.name} has no state version {version_id}",
+                           code="state_version_not_found") from None
+        raise
+    return bytes(out["Body"].read())

@@ -65,6 +65,10 @@ def create(body: dict[str, Any], actor: str) -> Workspace:
         if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
             raise Conflict(f"workspace {name} already exists", code="workspace_exists") from None
         raise
+    from functions.common import audit
+
+    audit.record("workspace.created", actor, "api", workspace=name,
+                 detail={"approvers": list(ws.approvers or [])})
     return ws
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from functions.common import applying, fanout, locks, runs
+from functions.common import applying, audit, fanout, locks, runs
 from functions.common.powertools import observability
 from functions.common.workspaces import get as get_workspace
 
@@ -59,6 +59,10 @@ def finalize(event: dict[str, Any]) -> dict[str, Any]:
         elif run.status in runs.ACTIVE:
             runs.transition(run, "errored", "groundplan", "run failed",
                             error=_cause(error) if error is not None else None)
+        if (run.status in ("applied", "errored") and run.approved_digest) or run.auto_apply:
+            audit.record(f"run.{run.status}", "groundplan", "state-machine",
+                         workspace=run.workspace, run_id=run.id, plan_digest=run.plan_digest,
+                         detail={"failed_nodes": list(run.failed_nodes or [])})
         return {"status": run.status}
     finally:
         locks.release(run.workspace, ws.lineage, run.id)
@@ -78,7 +82,6 @@ def _after(run_id: str) -> None:
             run.configuration_version), type(ws).applied_run.set(run.id)])
     if run.kind == "drift" and ws.reconcile and ws.drift_status == "drifted":
         from functions.common.run_service import start_run
-
         from functions.common.workdir import variables
 
         started = start_run(ws.name, {"configuration_version": run.configuration_version,

@@ -154,6 +154,35 @@ def test_a_run_from_ci_to_applied_state(cloud: LocalCloud, client: RemoteClient,
     assert again == {"status": "applied"}
     after = stored_state("happy", str(CONFIGS / "basic"))
     assert after["serial"] == 1
+    # the state inspector: resources, one resource and the raw state, all redacted
+    listed = client.request("GET", "/workspaces/happy/state/resources")["resources"]
+    assert [(r["address"], r["instances"]) for r in listed] == [
+        ("terraform_data.app", 1), ("terraform_data.network", 1), ("terraform_data.subnet", 3)]
+    app_res = client.request("GET", "/workspaces/happy/state/resources/terraform_data.app")
+    app_input = app_res["instances"][0]["attributes"]["input"]["value"]  # dynamic: value+type
+    assert app_input["secret"] == "(sensitive value)"
+    assert app_input["subnets"] == [
+        "vpc-subnet-0", "vpc-subnet-1", "vpc-subnet-2"]
+    raw = client.request("GET", "/workspaces/happy/state/raw")
+    assert raw["serial"] == 1 and "hunter2-e2e-secret" not in json.dumps(raw)
+    versions = client.request("GET", "/workspaces/happy/state/versions")["versions"]
+    assert [(v["serial"], v["run"], v["actor"]) for v in versions] == [
+        (1, run["id"], "U-APPROVER")]
+    # restoring a version is itself a new version, with the lock taken, and audited
+    restored = client.request("POST", f"/workspaces/happy/state/versions/{versions[0]['id']}"
+                                      "/restore", {})
+    assert restored["serial"] == 2 and restored["lineage"] == state["lineage"]
+    versions = client.request("GET", "/workspaces/happy/state/versions")["versions"]
+    assert [v["serial"] for v in versions] == [2, 1]
+    assert versions[0]["actor"] == "local-admin"
+    # the audit log answers "who approved this run"
+    events = client.request("GET", f"/audit?run={run['id']}")["events"]
+    approved = [e for e in events if e["action"] == "run.approved"]
+    assert [(e["actor"], e["source"], e["plan_digest"]) for e in approved] == [
+        ("U-APPROVER", "slack", run["plan_digest"])]
+    assert [e["action"] for e in events] == ["run.started", "run.approved", "run.applied"]
+    restores = client.request("GET", "/audit?workspace=happy&action=state.restored")["events"]
+    assert len(restores) == 1 and restores[0]["actor"] == "local-admin"
     # the next plan has nothing to do
     nothing = client.start_run("happy", cv, variables={"secret": "hunter2-e2e-secret"})
     nothing = wait_status(client, nothing["id"], ("planned_and_finished", "errored"))
@@ -183,6 +212,9 @@ def test_callbacks_that_must_not_approve(cloud: LocalCloud, client: RemoteClient
     assert refused.value.status == 409 and refused.value.code == "workspace_locked"
     assert run["id"] in refused.value.message
     assert client.run(run["id"])["status"] == "awaiting_approval"
+    with pytest.raises(RemoteError) as refused:  # no state edits while a run is active
+        client.request("POST", "/workspaces/guarded/state/versions/any/restore", {})
+    assert (refused.value.status, refused.value.code) == (409, "workspace_locked")
     body, headers = slack_callback(cloud, run["id"], "U-LEAD", action="reject")
     status, answer = post_raw(url, body, headers)
     assert status == 200 and "rejected" in answer["text"]
