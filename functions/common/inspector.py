@@ -45,12 +45,11 @@ def _at_path(value: Any, path: list[dict[str, Any]]) -> Any:
         key = step.get("value")
         if isinstance(value, dict) and set(value) == {"value", "type"} and key not in value:
             value = value["value"]
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-        elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
-            value = value[key]
-        else:
+        in_dict = isinstance(value, dict) and key in value
+        in_list = isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value)
+        if not (in_dict or in_list):
             return None
+        value = value[key]
     return value
 
 
