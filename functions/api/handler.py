@@ -15,7 +15,7 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from functions.common import artifacts, audit, inspector, run_service, workspaces
+from functions.common import artifacts, audit, inspector, run_service, versions, workspaces
 from functions.common.errors import ControlPlaneError, InvalidRequest, Unauthorized
 from functions.common.powertools import observability
 from functions.common.settings import settings
@@ -88,6 +88,20 @@ def create_run(name: str) -> Response[str]:
     run = run_service.start_run(name, _body(), _caller())
     metrics.add_metric(name="RunsStarted", unit="Count", value=1)
     return _json(202, run.public())
+
+
+@app.post("/workspaces/<name>/versions")
+def create_version(name: str) -> Response[str]:
+    user = _caller()
+    ws = workspaces.get(name)
+    versions.create(ws, user)
+    return _json(201, workspaces.get(name).public())
+
+
+@app.get("/workspaces/<name>/versions")
+def list_versions(name: str) -> Response[str]:
+    _caller()
+    return _json(200, {"versions": workspaces.get(name).public()["versions"]})
 
 
 @app.post("/workspaces/<name>/actions/detect-drift")

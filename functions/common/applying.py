@@ -76,7 +76,8 @@ def approved_digest(run: Run) -> str:
 def _current_state(run: Run, ws: Workspace) -> tuple[Any, str | None]:
     from engine.states.statefile import read_state
 
-    data, etag = state_store.read(ws)
+    loc = state_store.of_run(run, ws)
+    data, etag = state_store.read(loc)
     if data is None:
         return None, None
     from engine.encryption import EncryptionError
@@ -164,7 +165,8 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
     lineage = current.lineage if current is not None else new_lineage()
     serial = current.serial + 1 if current is not None else 1
     text = write_state(StateFile(state=state, lineage=lineage, serial=serial))
-    state_store.write(ws, encryption(run).encrypt(text.encode()), etag, run_id=run.id,
+    loc = state_store.of_run(run, ws)
+    state_store.write(loc, encryption(run).encrypt(text.encode()), etag, run_id=run.id,
                       actor=run.approved_by or run.created_by)
     if ws.lineage != lineage:
         ws.update(actions=[Workspace.lineage.set(lineage)])

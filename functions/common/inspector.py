@@ -21,7 +21,9 @@ def _decode(data: bytes) -> dict[str, Any]:
 
 
 def current(ws: Workspace) -> tuple[dict[str, Any] | None, str | None]:
-    data, etag = state_store.read(ws)
+    """The live state of `ws` (decrypted) and its ETag."""
+    loc = state_store.of_workspace(ws)
+    data, etag = state_store.read(loc)
     return (_decode(data), etag) if data is not None else (None, None)
 
 
@@ -120,8 +122,9 @@ def raw(ws: Workspace) -> dict[str, Any]:
 
 def versions(ws: Workspace) -> list[dict[str, Any]]:
     out = []
-    for v in state_store.versions(ws):
-        doc = _decode(state_store.read_version(ws, str(v["id"])))
+    loc = state_store.of_workspace(ws)
+    for v in state_store.versions(loc):
+        doc = _decode(state_store.read_version(loc, str(v["id"])))
         out.append({**v, "serial": doc.get("serial"), "lineage": doc.get("lineage")})
     return out
 
@@ -130,16 +133,17 @@ def restore(ws: Workspace, version_id: str, actor: str, source: str) -> dict[str
     """Make version `version_id` the current state again, as a new version (serial above the
     current one, same lineage); refused while a run is active or across lineages."""
     lock_id = "restore-" + uuid.uuid4().hex[:12]
+    loc = state_store.of_workspace(ws)
     locks.acquire(ws.name, ws.lineage, lock_id, actor)
     try:
-        old = _decode(state_store.read_version(ws, version_id))
+        old = _decode(state_store.read_version(loc, version_id))
         cur, etag = current(ws)
         if cur is not None and cur.get("lineage") != old.get("lineage"):
             raise Conflict(f"version {version_id} belongs to lineage {old.get('lineage')}, the "
                            f"state to {cur.get('lineage')}", code="lineage_mismatch")
         doc = {**old, "serial": int((cur or old).get("serial", 0)) + 1}
         data = default_state_encryption().encrypt(json.dumps(doc, indent=2).encode())
-        state_store.write(ws, data, etag, run_id=lock_id, actor=actor)
+        state_store.write(loc, data, etag, run_id=lock_id, actor=actor)
         audit.record("state.restored", actor, source, workspace=ws.name,
                      detail={"version": version_id, "serial": doc["serial"]})
     finally:

@@ -47,6 +47,16 @@ class Credentials(MapAttribute[str, Any]):
     secret_id = UnicodeAttribute(null=True)
 
 
+class WorkspaceVersion(MapAttribute[str, Any]):
+    """One version of a workspace: its own state key; `live` or `archived`."""
+
+    number = NumberAttribute()
+    state_key = UnicodeAttribute()
+    status = UnicodeAttribute()
+    created_at = UnicodeAttribute()
+    created_by = UnicodeAttribute()
+
+
 class Workspace(Model):
     class Meta:
         table_name = "groundplan-workspaces"
@@ -68,6 +78,7 @@ class Workspace(Model):
     drift_run = UnicodeAttribute(null=True)
     applied_configuration_version = UnicodeAttribute(null=True)
     applied_run = UnicodeAttribute(null=True)
+    versions = ListAttribute(of=WorkspaceVersion, default=list)
 
     def public(self) -> dict[str, Any]:
         """The workspace as the API shows it (no secrets: credentials by reference only)."""
@@ -85,6 +96,9 @@ class Workspace(Model):
                 "secret_id": creds.secret_id if creds else None,
             },
             "state": {"bucket": settings().state_bucket, "key": self.state_key},
+            "versions": [{"number": int(v.number), "state_key": v.state_key,
+                          "status": v.status, "created_at": v.created_at,
+                          "created_by": v.created_by} for v in self.versions or []],
             "created_at": self.created_at,
             "created_by": self.created_by,
         }
@@ -128,6 +142,8 @@ class Run(Model):
     error = UnicodeAttribute(null=True)
     execution_arn = UnicodeAttribute(null=True)
     kind = UnicodeAttribute(default="run")
+    state_key = UnicodeAttribute(null=True)
+    version = NumberAttribute(null=True)
     drift = UnicodeAttribute(null=True)
     by_workspace = WorkspaceRunsIndex()
 
@@ -154,6 +170,7 @@ class Run(Model):
             "failed_nodes": list(self.failed_nodes or []),
             "error": self.error,
             "kind": self.kind,
+            "version": int(self.version) if self.version is not None else None,
             "drift": json.loads(self.drift) if self.drift else None,
             "status_history": [
                 {"status": t.status, "at": t.at, "by": t.by, "reason": t.reason}

@@ -77,7 +77,8 @@ def run_plan(run: Run, ws: Workspace) -> PlanOutcome:
     args = var_args(values)
     secrets = secret_strings(values)
     encryption = state_crypto.state_encryption(root, args)
-    state, _ = state_store.read(ws)  # copied as stored (encrypted): the engine decrypts
+    loc = state_store.of_run(run, ws)
+    state, _ = state_store.read(loc)  # copied as stored (encrypted): the engine decrypts
     state_path = os.path.join(root, "terraform.tfstate")
     if state is not None:
         with open(state_path, "wb") as fh:

@@ -52,6 +52,9 @@ def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "a
     lock taken here is released by the execution's finalize step on every exit path."""
     ws = get_workspace(workspace)
     cv, op, auto, variables, targets = _check_body(body)
+    from functions.common.versions import check_run
+
+    target = check_run(ws, {**body, "operation": op})
     cfg = settings()
     if not artifacts.exists(cfg.config_bucket, artifacts.config_key(workspace, cv)):
         raise Unprocessable(f"configuration version {cv} has not been uploaded",
@@ -63,6 +66,7 @@ def start_run(workspace: str, body: dict[str, Any], actor: str, source: str = "a
         run = Run(
             run_id, workspace=workspace, operation=op, status="pending", auto_apply=auto,
             configuration_version=cv, targets=targets, source=source, created_by=actor, kind=kind,
+            state_key=target.state_key, version=int(target.number),
             created_at=at, updated_at=at,
             history=[Transition(status="pending", at=at, by=actor, reason=source)],
         )

@@ -7,11 +7,13 @@ a race is a `StaleState` error: the state changed since the plan read it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from botocore.exceptions import ClientError
 
 from functions.common.aws import client
 from functions.common.errors import Conflict
-from functions.common.models import Workspace
+from functions.common.models import Run, Workspace
 from functions.common.settings import settings
 
 
@@ -19,7 +21,25 @@ class StaleState(Conflict):
     code = "stale_state"
 
 
-def read(ws: Workspace) -> tuple[bytes | None, str | None]:
+@dataclass(frozen=True)
+class Location:
+    """One state object: the workspace it belongs to and its key (a workspace version's)."""
+
+    name: str
+    state_key: str
+
+
+def of_workspace(ws: Workspace) -> Location:
+    """The workspace's live state."""
+    return Location(ws.name, ws.state_key)
+
+
+def of_run(run: Run, ws: Workspace) -> Location:
+    """The state a run works on: the workspace version it was started for."""
+    return Location(ws.name, run.state_key or ws.state_key)
+
+
+def read(ws: Location) -> tuple[bytes | None, str | None]:
     """The state bytes and ETag (None, None when the workspace has no state yet)."""
     try:
         out = client("s3").get_object(Bucket=settings().state_bucket, Key=ws.state_key)
@@ -30,7 +50,7 @@ def read(ws: Workspace) -> tuple[bytes | None, str | None]:
     return bytes(out["Body"].read()), str(out["ETag"])
 
 
-def write(ws: Workspace, data: bytes, etag: str | None, *, run_id: str = "",
+def write(ws: Location, data: bytes, etag: str | None, *, run_id: str = "",
           actor: str = "") -> str:
     """Store `data` as the workspace's state over the version `etag` (None: there must be no
     state yet); the new ETag. `run_id` and `actor` are kept as the version's metadata (who
@@ -56,7 +76,7 @@ def write(ws: Workspace, data: bytes, etag: str | None, *, run_id: str = "",
     return str(out["ETag"])
 
 
-def versions(ws: Workspace) -> list[dict[str, object]]:
+def versions(ws: Location) -> list[dict[str, object]]:
     """Every version of the workspace's state object, newest first: version id, time, size,
     and who/which run wrote it."""
     s3 = client("s3")
@@ -77,7 +97,7 @@ def versions(ws: Workspace) -> list[dict[str, object]]:
     return out
 
 
-def read_version(ws: Workspace, version_id: str) -> bytes:
+def read_version(ws: Location, version_id: str) -> bytes:
     """The bytes of one version of the workspace's state object."""
     try:
         out = client("s3").get_object(Bucket=settings().state_bucket, Key=ws.state_key,

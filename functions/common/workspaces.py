@@ -9,7 +9,7 @@ from pynamodb.exceptions import PutError
 
 from functions.common.clock import now_iso
 from functions.common.errors import Conflict, InvalidRequest, NotFound
-from functions.common.models import Credentials, Workspace
+from functions.common.models import Credentials, Workspace, WorkspaceVersion
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,89}$")
 
@@ -56,6 +56,8 @@ def create(body: dict[str, Any], actor: str) -> Workspace:
         notification_url=url,
         credentials=Credentials(role_arn=creds.get("role_arn"), secret_id=creds.get("secret_id")),
         state_key=f"workspaces/{name}/terraform.tfstate",
+        versions=[WorkspaceVersion(number=1, state_key=f"workspaces/{name}/terraform.tfstate",
+                                   status="live", created_at=now_iso(), created_by=actor)],
         created_at=now_iso(),
         created_by=actor,
     )

@@ -183,7 +183,23 @@ def test_a_run_from_ci_to_applied_state(cloud: LocalCloud, client: RemoteClient,
     assert [e["action"] for e in events] == ["run.started", "run.approved", "run.applied"]
     restores = client.request("GET", "/audit?workspace=happy&action=state.restored")["events"]
     assert len(restores) == 1 and restores[0]["actor"] == "local-admin"
-    # the next plan has nothing to do
+    # a new workspace version starts from a copy of the live state (same lineage, serial)
+    ws = client.request("POST", "/workspaces/happy/versions", {})
+    assert [(v["number"], v["status"]) for v in ws["versions"]] == [(1, "archived"), (2, "live")]
+    assert ws["state"]["key"] == "workspaces/happy/v2/terraform.tfstate"
+    copied = stored_state("happy/v2", str(CONFIGS / "basic"))
+    assert (copied["lineage"], copied["serial"]) == (state["lineage"], 2)
+    with pytest.raises(RemoteError) as refused:  # archived: destroy only, and only by force
+        client.request("POST", "/workspaces/happy/runs", {
+            "configuration_version": cv, "operation": "destroy", "version": 1})
+    assert (refused.value.status, refused.value.code) == (409, "force_archived_required")
+    with pytest.raises(RemoteError) as refused:  # its resources are the live version's too
+        client.request("POST", "/workspaces/happy/runs", {
+            "configuration_version": cv, "operation": "destroy", "version": 1,
+            "force_archived": True})
+    assert (refused.value.status, refused.value.code) == (409, "resources_still_live")
+    assert "terraform_data.network" in refused.value.message
+    # the next plan (on the live version 2) has nothing to do
     nothing = client.start_run("happy", cv, variables={"secret": "hunter2-e2e-secret"})
     nothing = wait_status(client, nothing["id"], ("planned_and_finished", "errored"))
     assert nothing["status"] == "planned_and_finished" and nothing["has_changes"] is False
