@@ -3,6 +3,7 @@
     groundplan remote run -workspace=NAME [-auto-approve] [-destroy] [-plan-only]
                           [-var NAME=VALUE ...] [-poll=SECONDS] [DIR]
     groundplan remote approve [-reject] RUN_ID
+    groundplan remote state list|show ADDRESS|pull -workspace=NAME
 
 The API's URL and token come from GROUNDPLAN_API_URL and GROUNDPLAN_API_TOKEN. `run` packs the
 configuration in DIR (default: the working directory), uploads it, starts a run, prints each
@@ -32,6 +33,7 @@ USAGE = """Usage: groundplan [global options] remote <subcommand> [options] [arg
 Subcommands:
     run        Upload the configuration, start a run, follow it to the end
     approve    Approve (or, with -reject, reject) a run awaiting approval
+    state      Look into a workspace's state: list, show ADDRESS, pull (redacted)
 """
 
 
@@ -72,11 +74,50 @@ def _follow(meta: Meta, client: RemoteClient, run_id: str, poll: float) -> dict[
         time.sleep(poll)
 
 
+def _state(meta: Meta, args: list[str]) -> int:
+    if not args or args[0] not in ("list", "show", "pull"):
+        meta.ui.err(USAGE)
+        return 1
+    what, rest = args[0], args[1:]
+    fs = FlagSet().text("workspace")
+    given = meta.parse_flags(f"remote state {what}", fs, rest)
+    if given is None:
+        return 1
+    workspace = str(fs.get("workspace") or "")
+    if not workspace or len(given) != (1 if what == "show" else 0):
+        meta.ui.err(f"Usage: groundplan remote state {what} -workspace=NAME"
+                    + (" ADDRESS" if what == "show" else ""))
+        return 1
+    client = _client(meta)
+    if client is None:
+        return 1
+    import json
+    from urllib.parse import quote
+
+    try:
+        if what == "list":
+            for r in client.request("GET", f"/workspaces/{workspace}/state/resources")[
+                    "resources"]:
+                meta.ui.out(str(r["address"]))
+        elif what == "show":
+            doc = client.request("GET", f"/workspaces/{workspace}/state/resources/"
+                                        f"{quote(given[0], safe='')}")
+            meta.ui.raw(json.dumps(doc, indent=2) + "\n")
+        else:
+            meta.ui.raw(json.dumps(client.request("GET", f"/workspaces/{workspace}/state/raw"),
+                                   indent=2) + "\n")
+    except RemoteError as exc:
+        return _refused(meta, exc)
+    return 0
+
+
 def run_remote(meta: Meta, args: list[str]) -> int:
-    if not args or args[0] not in ("run", "approve"):
+    if not args or args[0] not in ("run", "approve", "state"):
         meta.ui.err(USAGE)
         return 1
     sub, rest = args[0], args[1:]
+    if sub == "state":
+        return _state(meta, rest)
     if sub == "approve":
         fs = FlagSet().boolean("reject")
         given = meta.parse_flags("remote approve", fs, rest)

@@ -163,6 +163,16 @@ def test_a_run_from_ci_to_applied_state(cloud: LocalCloud, client: RemoteClient,
     assert app_input["secret"] == "(sensitive value)"
     assert app_input["subnets"] == [
         "vpc-subnet-0", "vpc-subnet-1", "vpc-subnet-2"]
+    import subprocess
+    import sys
+
+    env = {**__import__("os").environ, "GROUNDPLAN_API_URL": cloud.api_url,
+           "GROUNDPLAN_API_TOKEN": cloud.token}
+    listed_cli = subprocess.run([sys.executable, "-m", "engine.cli.main", "remote", "state",
+                                 "list", "-workspace=happy"], env=env, capture_output=True,
+                                text=True)
+    assert listed_cli.stdout.splitlines() == [
+        "terraform_data.app", "terraform_data.network", "terraform_data.subnet"], listed_cli
     raw = client.request("GET", "/workspaces/happy/state/raw")
     assert raw["serial"] == 1 and "hunter2-e2e-secret" not in json.dumps(raw)
     versions = client.request("GET", "/workspaces/happy/state/versions")["versions"]
