@@ -1,7 +1,7 @@
 """The control plane's apply fan-out beside the critical path and the local walker.
 
 A random layered graph of N `time_sleep` resources (the repository's Python `time`
-provider, so every node really waits: create durations drawn from 0.1–2 s with a fixed seed,
+provider, so every node really waits: create durations drawn from 0.1-2 s with a fixed seed,
 dependencies by `depends_on` on up to two nodes of earlier layers) is applied
 
 1. through the local control plane (`groundplan cloud local`'s parts: moto's Step Functions

@@ -24,7 +24,7 @@ from engine.diags import Diagnostics, error, warning
 from engine.getproviders.mirror import current_platform
 from engine.getproviders.source import build_source
 from engine.initwd import install_modules, write_manifest
-from engine.providercache.install import Requirement, ensure_providers
+from engine.providercache.install import ensure_providers
 from engine.providercache.requirements import config_requirements
 
 SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"

@@ -15,9 +15,9 @@ from engine.addrs import Provider as ProviderAddr
 from engine.cliconfig import CliConfig
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.diags import Diagnostics, error
-from engine.providercache.install import Requirement, ensure_providers
 from engine.getproviders.source import build_source
 from engine.getproviders.versions import ConstraintError, parse_constraints
+from engine.providercache.install import Requirement, ensure_providers
 
 
 def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
