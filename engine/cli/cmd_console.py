@@ -27,7 +27,8 @@ def show_console_diagnostics(ui: Ui, diags: Diagnostics) -> None:
 
 
 def evaluate_line(inst: ModuleInstance, line: str) -> tuple[str | None, Diagnostics]:
-    """The console text for one input line (None for nothing to print)."""
+    """The console text for one input line (None for nothing to print); `help` answers with
+    terraform's console help."""
     from engine.hcl import parse_expression
     from engine.values.format import format_value
 
@@ -35,6 +36,10 @@ def evaluate_line(inst: ModuleInstance, line: str) -> tuple[str | None, Diagnost
     text = line.strip()
     if not text:
         return None, diags
+    if text == "help":
+        from engine.cli.help import CONSOLE_HELP
+
+        return CONSOLE_HELP, diags
     expr, more = parse_expression(text, CONSOLE_FILE)
     diags.extend(more)
     if more.has_errors or expr is None:

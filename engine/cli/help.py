@@ -1,134 +1,78 @@
-"""`groundplan <command> -help`: usage and the options each command accepts."""
+"""`groundplan -help`, `groundplan <command> -help` and the unknown-command message.
+
+The texts are terraform 1.11's (engine.cli.help_texts, engine.cli.state_help, the fmt and
+workspace modules); the first usage line of the commands in `help_texts` names `groundplan`.
+`usage()` is the top-level help: terraform's layout, listing the commands groundplan has.
+`unknown_command()` is terraform's message, with its "Did you mean" suggestion.
+"""
 
 from __future__ import annotations
 
-_VAR_OPTIONS = """  -var 'foo=bar'       Set a value for one of the input variables in the root
-                       module of the configuration. Use this option more than
-                       once to set more than one variable.
+from engine.cli.help_texts.main_commands import HELP as MAIN_HELP
+from engine.cli.help_texts.other_commands import HELP as OTHER_HELP
+from engine.configs.syntax import name_suggestion
 
-  -var-file=filename   Load variable values from the given file, in addition
-                       to the default files terraform.tfvars and *.auto.tfvars.
-                       Use this option more than once to include more than one
-                       variables file.
-"""
+HELP: dict[str, str] = {**MAIN_HELP, **OTHER_HELP}
 
-_LOCK_OPTIONS = """  -input=true          Ask for input for variables if not directly set.
+# The "Main commands" of terraform's top-level help; every other command follows them.
+MAIN_COMMANDS = ("init", "validate", "plan", "apply", "destroy")
 
-  -lock=false          Don't hold a state lock during the operation.
+CONSOLE_HELP = """The Terraform console allows you to experiment with Terraform interpolations.
+You may access resources in the state (if you have one) just as you would
+from a configuration. For example: "aws_instance.foo.id" would evaluate
+to the ID of "aws_instance.foo" if it exists in your state.
 
-  -lock-timeout=0s     Duration to retry a state lock.
+Type in the interpolation to test and hit <enter> to see the result.
 
-  -no-color            If specified, output won't contain any color.
-"""
-
-HELP: dict[str, str] = {
-    "init": """Usage: groundplan [global options] init [options]
-
-  Initialize a new or existing working directory: check that the configuration
-  loads, record its local modules and create the .terraform directory.
-
-Options:
-
-  -input=true          Ask for input if necessary.
-
-  -no-color            If specified, output won't contain any color.
-""",
-    "validate": """Usage: groundplan [global options] validate [options]
-
-  Validate the configuration files in a directory, referring only to the
-  configuration and not accessing any remote services such as remote state,
-  provider APIs, etc.
-
-Options:
-
-  -json                Produce output in a machine-readable JSON format,
-                       suitable for use in text editor integrations and other
-                       automated systems. Always disables color.
-
-  -no-color            If specified, output won't contain any color.
-""",
-    "plan": """Usage: groundplan [global options] plan [options]
-
-  Generates a speculative execution plan, showing what actions would be taken
-  to apply the current configuration.
-
-Options:
-
-  -detailed-exitcode   Return detailed exit codes when the command exits. This
-                       will change the meaning of exit codes to:
-                       0 - Succeeded, diff is empty (no changes)
-                       1 - Errored
-                       2 - Succeeded, there is a diff
-
-"""
-    + _LOCK_OPTIONS
-    + "\n"
-    + _VAR_OPTIONS,
-    "apply": """Usage: groundplan [global options] apply [options]
-
-  Creates or updates infrastructure according to the configuration files in the
-  current directory, after showing the plan and asking for approval.
-
-Options:
-
-  -auto-approve        Skip interactive approval of plan before applying.
-
-"""
-    + _LOCK_OPTIONS
-    + "\n"
-    + _VAR_OPTIONS,
-    "console": """Usage: groundplan [global options] console [options]
-
-  Starts an interactive console for experimenting with expressions. Input read
-  from a pipe is evaluated line by line; only the last result is printed.
-
-Options:
-
-"""
-    + _VAR_OPTIONS,
-    "output": """Usage: groundplan [global options] output [options] [NAME]
-
-  Reads an output variable from the state file and prints the value. With no
-  additional arguments, output will display all the outputs for the root module.
-
-Options:
-
-  -state=path      Path to the state file to read. Defaults to "terraform.tfstate".
-
-  -no-color        If specified, output won't contain any color.
-
-  -json            If specified, machine readable output will be printed in
-                   JSON format.
-
-  -raw             For value types that can be automatically converted to a
-                   string, will print the raw string directly, rather than a
-                   human-oriented representation of the value.
-""",
-    "show": """Usage: groundplan [global options] show [options]
-
-  Reads and outputs the state in a human-readable form.
-
-Options:
-
-  -no-color           If specified, output won't contain any color.
-
-  -json               If specified, output the state in a machine-readable form.
-""",
-    "version": """Usage: groundplan [global options] version [options]
-
-  Displays the version of the Terraform language groundplan implements.
-
-Options:
-
-  -json       Output the version information as a JSON object.
-""",
-}
+To exit the console, type "exit" and hit <enter>, or use Control-C or
+Control-D."""
 
 
 def command_help(name: str, summary: str) -> str:
-    """The help text for command `name` (a short usage line when there is none)."""
+    """The `-help` text of command `name`, ending with its newline (a short usage line for a
+    command terraform has no help text for)."""
     if name == "fmt":  # terraform's own text: fmt's flags are terraform's
         from engine.cli.cmd_fmt import HELP as FMT_HELP
 
         return FMT_HELP + "\n"
-    return HELP.get(name, f"Usage: groundplan [global options] {name} [options]\n\n  {summary}.\n")
+    text = HELP.get(name)
+    if text is None:
+        return f"Usage: groundplan [global options] {name} [options]\n\n  {summary}.\n"
+    return text if text.endswith("\n") else text + "\n"
+
+
+def usage(summaries: dict[str, str]) -> str:
+    """The top-level help: terraform's, over the commands in `summaries` (name -> summary)."""
+    lines = [
+        "Usage: groundplan [global options] <subcommand> [args]",
+        "",
+        "The available commands for execution are listed below.",
+        "The primary workflow commands are given first, followed by",
+        "less common or more advanced commands.",
+        "",
+        "Main commands:",
+    ]
+    lines += [f"  {name:<13} {summaries[name]}" for name in MAIN_COMMANDS if name in summaries]
+    lines += ["", "All other commands:"]
+    others = sorted(name for name in summaries if name not in MAIN_COMMANDS)
+    lines += [f"  {name:<13} {summaries[name]}" for name in others]
+    lines += [
+        "",
+        "Global options (use these before the subcommand, if any):",
+        "  -chdir=DIR    Switch to a different working directory before executing the",
+        "                given subcommand.",
+        "  -help         Show this help output, or the help for a specified subcommand.",
+        '  -version      An alias for the "version" subcommand.',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def unknown_command(name: str, commands: list[str]) -> str:
+    """terraform's message for a command that does not exist, suggesting the first command
+    within edit distance 2 ("Did you mean "plan"?")."""
+    suggestion = name_suggestion(name, commands)
+    hint = f' Did you mean "{suggestion}"?' if suggestion else ""
+    return (
+        f'Terraform has no command named "{name}".{hint}\n\n'
+        "To see all of Terraform's top-level commands, run:\n  terraform -help\n"
+    )

@@ -16,7 +16,8 @@ import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.cli.help import command_help
+from engine.cli.help import command_help, unknown_command
+from engine.cli.help import usage as help_usage
 from engine.cli.ui import Ui
 from engine.diags import error
 
@@ -81,24 +82,8 @@ def load_command(name: str) -> Command:
 
 
 def usage() -> str:
-    lines = [
-        "Usage: groundplan [global options] <subcommand> [args]",
-        "",
-        "The available commands for execution are listed below.",
-        "",
-        "Main commands:",
-    ]
-    for name, (_, _, help_text) in COMMANDS.items():
-        lines.append(f"  {name:<13}{help_text}")
-    lines += [
-        "",
-        "Global options (use these before the subcommand, if any):",
-        "  -chdir=DIR    Switch to a different working directory before executing the",
-        "                given subcommand.",
-        "  -help         Show this help output, or the help for a specified subcommand.",
-        "  -version      An alias for the \"version\" subcommand.",
-    ]
-    return "\n".join(lines) + "\n"
+    """The top-level help text."""
+    return help_usage({name: entry[2] for name, entry in COMMANDS.items()})
 
 
 def env_args(command: str, args: list[str]) -> list[str]:
@@ -128,8 +113,11 @@ def run(argv: list[str], ui: Ui) -> int:
             chdir = args[1]
             args.pop(0)
         elif opt in ("help", "h"):
-            ui.raw(usage())
-            return 0
+            if len(args) == 1:
+                ui.raw(usage())
+                return 0
+            args = [*args[1:], "-help"]  # `-help plan` is `plan -help`, as terraform has it
+            break
         elif opt in ("version", "v"):
             args = ["version", *args[1:]]
             break
@@ -144,7 +132,7 @@ def run(argv: list[str], ui: Ui) -> int:
             ui.err(f"Error handling -chdir option: chdir {chdir}: {(exc.strerror or str(exc)).lower()}")
             return 1
     if not args:
-        ui.err(usage())
+        ui.raw(usage())
         return 127
     name, rest = args[0], args[1:]
     rest = env_args(name, rest)
@@ -155,10 +143,7 @@ def run(argv: list[str], ui: Ui) -> int:
 
         return plugin(Meta(ui), rest)
     if entry is None:
-        ui.err(
-            f'Terraform has no command named "{name}".\n\n'
-            "To see all of Terraform's top-level commands, run:\n  terraform -help\n"
-        )
+        ui.err(unknown_command(name, list(COMMANDS)))
         return 1
     if any(a in ("-help", "-h", "--help") for a in rest):
         if name == "workspace":  # each subcommand has its own help
