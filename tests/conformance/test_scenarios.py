@@ -6,14 +6,10 @@ scenario declares (exit codes, error summaries, some planned actions), so a scen
 longer tests what it says fails loudly. Then groundplan runs the same steps, and each step's
 observations (exit code, first error summary, plan JSON resource and output changes, outputs
 and state after an apply) must equal terraform's from the same test run.
-
-Set GROUNDPLAN_SCENARIOS_ORACLE_ONLY=1 to run only the terraform side (the well-formedness
-checks), e.g. while groundplan's plan/apply of resources is still being written.
 """
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -37,7 +33,6 @@ from tests.conformance.scenario_runner import (
 )
 
 SCENARIOS = load_scenarios()
-ORACLE_ONLY = os.environ.get("GROUNDPLAN_SCENARIOS_ORACLE_ONLY", "") not in ("", "0")
 
 # Behaviours the suite must keep covering; each maps to a predicate over a scenario.
 _TF = "main.tf"
@@ -182,8 +177,6 @@ def test_scenario_matches_terraform(name: str) -> None:
     assert not malformed, "SCENARIO MALFORMED (terraform disagrees with it):\n" + "\n".join(
         malformed
     )
-    if ORACLE_ONLY:
-        return
     differences = compare_with_groundplan(scenario, expected)
     assert not differences, "\n".join(differences)
 
