@@ -5,7 +5,10 @@ One substitution is allowed, and only where groundplan makes it today: the first
 may name the `groundplan` binary (`Usage: groundplan [global options] ...`). Two texts list
 less than terraform's, by design, and the test names exactly what may be missing: the
 top-level help lists only the commands groundplan has, and `providers -help` lists only the
-`providers` subcommands groundplan has (none). Any other difference fails.
+`providers` subcommands groundplan has (none). groundplan's own commands (`remote`, the CI
+client of the control plane) and `state` subcommands (`re-encrypt`) are listed too, each one
+line the test names and removes before comparing; their own help is groundplan's. Any other
+difference fails.
 """
 
 from __future__ import annotations
@@ -17,14 +20,24 @@ import pytest
 from engine.cli.main import COMMANDS
 from tests.conformance.harness import Run, run_groundplan, run_terraform
 
+#: groundplan's commands and state subcommands that terraform does not have.
+OWN_COMMANDS = {"remote"}
+OWN_STATE_SUBCOMMANDS = {"re-encrypt"}
+
 # Commands with one help text (state and workspace subcommands are covered by their own
 # conformance tests; their top-level `-help` is checked here too).
-HELP_COMMANDS = sorted(COMMANDS)
+HELP_COMMANDS = sorted(set(COMMANDS) - OWN_COMMANDS)
 
 
 def _normalise(text: str) -> str:
-    """groundplan's text with the one allowed substitution undone."""
-    return text.replace("Usage: groundplan [global options]", "Usage: terraform [global options]", 1)
+    """groundplan's text with the one allowed substitution undone, and the one line of each
+    of its own commands (top-level help) and state subcommands (`state -help`) removed."""
+    text = text.replace("Usage: groundplan [global options]", "Usage: terraform [global options]", 1)
+    own = OWN_STATE_SUBCOMMANDS if "state <subcommand>" in text.split("\n", 1)[0] else OWN_COMMANDS
+    lines = text.split("\n")
+    kept = [ln for ln in lines if not (ln.startswith("  ") and (ln.split() or [""])[0] in own)]
+    assert len(lines) - len(kept) in (0, len(own))
+    return "\n".join(kept)
 
 
 def _same(tf: Run, gp: Run) -> None:
@@ -46,6 +59,14 @@ def test_command_help_matches_terraform(tmp_path: Path, command: str, flag: str)
         assert "\n\nSubcommands:\n" in tf.stdout and "Subcommands" not in gp.stdout
         tf = Run(tf.code, _without_block(tf.stdout, "Subcommands:"), tf.stderr)
     _same(tf, gp)
+
+
+@pytest.mark.parametrize("command", sorted(OWN_COMMANDS))
+def test_own_command_help(tmp_path: Path, command: str) -> None:
+    """groundplan's own commands print their usage, under groundplan's name, exit 0."""
+    gp = run_groundplan(tmp_path, command, "-help")
+    assert gp.code == 0, gp
+    assert (gp.stdout + gp.stderr).startswith(f"Usage: groundplan [global options] {command}"), gp
 
 
 @pytest.mark.parametrize("args", [
