@@ -74,6 +74,7 @@ class LocalState:
         self.backup_path = path + ".backup" if backup_path is None else backup_path
         self._read: StateFile | None = None
         self._read_text: bytes | None = None
+        self._read_plain: bytes | None = None  # the decrypted document as read or written
         self._loaded = False
         self._backed_up = False
         self._unreadable = False
@@ -92,6 +93,7 @@ class LocalState:
             self._loaded = True
             self._read = None
             self._read_text = None
+            self._read_plain = None
             return None, diags
         except OSError as exc:
             self._unreadable = True
@@ -103,6 +105,7 @@ class LocalState:
             # An empty file (a lock creates one) is no state: nothing to back up. Only an
             # empty one: whitespace is a JSON syntax error to Terraform.
             self._read_text = None
+            self._read_plain = None
             self._read = None
             return None, diags
         try:
@@ -112,6 +115,7 @@ class LocalState:
             diags.extend(exc.diags)
             return None, diags
         sf, more = read_state(plain)
+        self._read_plain = plain
         diags.extend(more)
         self._unreadable = more.has_errors
         self._read_text = data
@@ -133,7 +137,12 @@ class LocalState:
             return None, diags
         prev = self._read
         if prev is not None and states_equal(prev.state, state):
-            return prev, diags
+            if self._stored_as_written(prev):
+                return prev, diags
+            # as terraform, which always writes: the same snapshot (serial kept) in the form
+            # it writes it (entries of one resource merged, the current format version)
+            return self._store(StateFile(state=state, lineage=prev.lineage, serial=prev.serial),
+                               diags)
         if prev is None:
             sf = StateFile(state=state, lineage=new_lineage(), serial=1)
         else:
@@ -161,6 +170,15 @@ class LocalState:
             return prev, diags
         return self._store(StateFile(sf.state, sf.lineage, sf.serial), diags)
 
+    def _stored_as_written(self, sf: StateFile) -> bool:
+        """Whether the file holds `sf` (as read) exactly as `write_state` writes it."""
+        if self._read_plain is None:
+            return True
+        try:
+            return write_state(sf).encode("utf-8") == self._read_plain
+        except Exception:  # a value the codec cannot encode: leave the file as it is
+            return True
+
     def _store(self, sf: StateFile, diags: Diagnostics) -> tuple[StateFile | None, Diagnostics]:
         """Write `sf` (the backup of the file as read first, once), atomically."""
         prev = self._read
@@ -186,4 +204,5 @@ class LocalState:
             return None, diags
         self._read = sf
         self._read_text = stored
+        self._read_plain = text.encode("utf-8")
         return sf, diags
