@@ -18,10 +18,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-$(SAM):
+$(SAM): infra/sam-requirements.txt
 	$(PYTHON) -m venv $(SAM_VENV)
 	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(SAM_VENV)/bin/python -m pip install --quiet aws-sam-cli
+	$(SAM_VENV)/bin/python -m pip install --quiet -r infra/sam-requirements.txt
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py

@@ -277,10 +277,12 @@ def prepare_apply(
     recorder: Recorder,
     registry: ProviderRegistry,
     options: ApplyOptions,
+    structure: ApplyStructure | None = None,
 ) -> tuple[ApplyRun | None, Diagnostics]:
     """Everything an apply walk needs, built from `config`, `plan` and the state the plan was
     made against (`state`): root inputs (the plan's variables), the module instance tree with
-    apply-time values, the graphs. None with errors. Calls no provider and records nothing."""
+    apply-time values, the graphs (`structure`, when given, is `apply_structure` of the same
+    three, built earlier). None with errors. Calls no provider and records nothing."""
     diags = Diagnostics()
     cwd = options.working_dir or config.module.source_dir or os.getcwd()
     values = dict(plan.variables) if plan.variables else dict(options.variables)
@@ -299,6 +301,34 @@ def prepare_apply(
     pctx = PlanContext(config=config, mode=plan.mode, refresh=False, tree=tree,
                        registry=registry, hooks=options.hooks, prior=index_state(state),
                        refreshed=SyncState(), checks=checks)
+    if structure is None:
+        structure, more = apply_structure(config, plan, state)
+        diags.extend(more)
+        if structure is None:
+            return None, diags
+    ctx = ApplyContext(plan, pctx, recorder)
+    ctx.changes = {(c.addr, c.deposed_key or ""): c for c in plan.changes}
+    ctx.dependencies = structure.dependencies
+    return ApplyRun(ctx, structure.build, structure.graph, checks, state), diags
+
+
+@dataclass(frozen=True)
+class ApplyStructure:
+    """The graphs of an apply, which depend only on the configuration, the plan and the
+    state the plan was made against: the static plan graph (`build`), each resource's
+    dependencies, and the apply graph over the plan's changes. Walks never change them
+    (they walk copies), so one structure serves every apply of the same plan: the control
+    plane's node tasks build it once per warm function, not once per node."""
+
+    build: Any
+    dependencies: dict[Any, list[str]]
+    graph: DiGraph
+
+
+def apply_structure(config: Config, plan: Plan, state: State
+                    ) -> tuple[ApplyStructure | None, Diagnostics]:
+    """The `ApplyStructure` of applying `plan` (made against `state`) of `config`."""
+    diags = Diagnostics()
     targets = []
     for t in plan.target_addrs:
         try:
@@ -310,12 +340,10 @@ def prepare_apply(
     diags.extend(more)
     if more.has_errors:
         return None, diags
-    ctx = ApplyContext(plan, pctx, recorder)
-    ctx.changes = {(c.addr, c.deposed_key or ""): c for c in plan.changes}
     deps = resource_dependencies(build.graph)
-    ctx.dependencies = {n: sorted(str(d) for d in ds) for n, ds in deps.items()}
+    dependencies = {n: sorted(str(d) for d in ds) for n, ds in deps.items()}
     graph = build_apply_graph(build.graph, plan.changes, _state_deps(state))
-    return ApplyRun(ctx, build, graph, checks, state), diags
+    return ApplyStructure(build, dependencies, graph), diags
 
 
 def step(run: ApplyRun, node: Any, only: Op | None = None) -> Diagnostics:

@@ -21,12 +21,17 @@ hash): engine.operations.apply does them; a control plane does them once before 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.apply.applier import (
     ApplyOptions,
     ApplyRun,
+    ApplyStructure,
+    apply_structure,
     forget_data_sources,
     prepare_apply,
     set_outputs,
@@ -63,6 +68,49 @@ def load_plan(plan: PlanFile | str) -> tuple[PlanFile | None, Diagnostics]:
     return read_planfile(plan)
 
 
+@dataclass
+class _Static:
+    """What every node of one saved plan shares: its configuration and apply structure."""
+
+    config: Config
+    structure: ApplyStructure
+
+
+#: id(PlanFile) -> (the PlanFile, what its nodes share), the most recent few (a warm
+#: function keeps its decoded plan, so each node task pays only for its own node). The
+#: PlanFile is held so that its id is not reused while the entry lives.
+_static: OrderedDict[int, tuple[PlanFile, _Static]] = OrderedDict()
+_static_lock = threading.Lock()
+_STATIC_KEPT = 8
+
+
+def _shared(pf: PlanFile, config: Config | None) -> tuple[_Static | None, Diagnostics]:
+    """The configuration (`config`, or the plan's snapshot) and apply structure of `pf`,
+    built once per PlanFile object (when `config` is given, per object too)."""
+    key = id(pf)
+    with _static_lock:
+        entry = _static.get(key)
+        found = entry[1] if entry is not None and entry[0] is pf else None
+    if found is not None and (config is None or found.config is config):
+        return found, Diagnostics()
+    diags = Diagnostics()
+    if config is None:
+        config, diags = snapshot_configuration(pf)
+        if diags.has_errors:
+            return None, diags
+    structure, more = apply_structure(config, pf.plan, _prior(pf))
+    diags.extend(more)
+    if structure is None:
+        return None, diags
+    found = _Static(config, structure)
+    with _static_lock:
+        _static[key] = (pf, found)
+        _static.move_to_end(key)
+        while len(_static) > _STATIC_KEPT:
+            _static.popitem(last=False)
+    return found, diags
+
+
 def _prepared(
     pf: PlanFile,
     state: State,
@@ -71,14 +119,12 @@ def _prepared(
     registry: ProviderRegistry,
     hooks: Hooks,
 ) -> tuple[ApplyRun | None, Diagnostics]:
-    diags = Diagnostics()
-    if config is None:
-        config, diags = snapshot_configuration(pf)
-        if diags.has_errors:
-            return None, diags
+    shared, diags = _shared(pf, config)
+    if shared is None:
+        return None, diags
     options = ApplyOptions(parallelism=1, hooks=hooks, working_dir=working_dir)
-    run, more = prepare_apply(config, pf.plan, _prior(pf), MemoryRecorder(state), registry,
-                              options)
+    run, more = prepare_apply(shared.config, pf.plan, _prior(pf), MemoryRecorder(state),
+                              registry, options, structure=shared.structure)
     diags.extend(more)
     return run, diags
 
