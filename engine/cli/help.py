@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from engine.cli.help_texts.main_commands import HELP as MAIN_HELP
 from engine.cli.help_texts.other_commands import HELP as OTHER_HELP
-from engine.configs.syntax import name_suggestion
 
 HELP: dict[str, str] = {**MAIN_HELP, **OTHER_HELP}
 
@@ -70,6 +69,8 @@ def usage(summaries: dict[str, str]) -> str:
 def unknown_command(name: str, commands: list[str]) -> str:
     """terraform's message for a command that does not exist, suggesting the first command
     within edit distance 2 ("Did you mean "plan"?")."""
+    from engine.configs.syntax import name_suggestion
+
     suggestion = name_suggestion(name, commands)
     hint = f' Did you mean "{suggestion}"?' if suggestion else ""
     return (
