@@ -34,6 +34,10 @@ def command_help(name: str, summary: str) -> str:
         from engine.cli.cmd_fmt import HELP as FMT_HELP
 
         return FMT_HELP + "\n"
+    if name == "remote":  # groundplan's own: its usage lists its subcommands
+        from engine.cli.cmd_remote import USAGE
+
+        return USAGE
     text = HELP.get(name)
     if text is None:
         return f"Usage: groundplan [global options] {name} [options]\n\n  {summary}.\n"
