@@ -4,6 +4,8 @@
                           [-var NAME=VALUE ...] [-poll=SECONDS] [DIR]
     groundplan remote approve [-reject] RUN_ID
     groundplan remote state list|show ADDRESS|pull -workspace=NAME
+    groundplan remote state mv [-dry-run] -workspace=NAME SOURCE DESTINATION
+    groundplan remote state rm [-dry-run] -workspace=NAME ADDRESS...
 
 The API's URL and token come from GROUNDPLAN_API_URL and GROUNDPLAN_API_TOKEN. `run` packs the
 configuration in DIR (default: the working directory), uploads it, starts a run, prints each
@@ -15,8 +17,10 @@ or canceled.
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from urllib.parse import quote
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
@@ -33,7 +37,8 @@ USAGE = """Usage: groundplan [global options] remote <subcommand> [options] [arg
 Subcommands:
     run        Upload the configuration, start a run, follow it to the end
     approve    Approve (or, with -reject, reject) a run awaiting approval
-    state      Look into a workspace's state: list, show ADDRESS, pull (redacted)
+    state      Look into a workspace's state: list, show ADDRESS, pull (redacted);
+               repair it: mv SOURCE DESTINATION, rm ADDRESS... (-dry-run)
 """
 
 
@@ -74,28 +79,45 @@ def _follow(meta: Meta, client: RemoteClient, run_id: str, poll: float) -> dict[
         time.sleep(poll)
 
 
+_STATE_USAGE = {
+    "list": "", "show": " ADDRESS", "pull": "", "mv": " [-dry-run] SOURCE DESTINATION",
+    "rm": " [-dry-run] ADDRESS...",
+}
+
+
+def _arity_ok(what: str, given: list[str]) -> bool:
+    if what == "show":
+        return len(given) == 1
+    if what == "mv":
+        return len(given) == 2
+    if what == "rm":
+        return len(given) >= 1
+    return not given
+
+
 def _state(meta: Meta, args: list[str]) -> int:
-    if not args or args[0] not in ("list", "show", "pull"):
+    if not args or args[0] not in _STATE_USAGE:
         meta.ui.err(USAGE)
         return 1
     what, rest = args[0], args[1:]
     fs = FlagSet().text("workspace")
+    if what in ("mv", "rm"):
+        fs.boolean("dry-run")
     given = meta.parse_flags(f"remote state {what}", fs, rest)
     if given is None:
         return 1
     workspace = str(fs.get("workspace") or "")
-    if not workspace or len(given) != (1 if what == "show" else 0):
+    if not workspace or not _arity_ok(what, given):
         meta.ui.err(f"Usage: groundplan remote state {what} -workspace=NAME"
-                    + (" ADDRESS" if what == "show" else ""))
+                    + _STATE_USAGE[what])
         return 1
     client = _client(meta)
     if client is None:
         return 1
-    import json
-    from urllib.parse import quote
-
     try:
-        if what == "list":
+        if what in ("mv", "rm"):
+            _state_edit(meta, client, workspace, what, given, bool(fs.get("dry-run")))
+        elif what == "list":
             for r in client.request("GET", f"/workspaces/{workspace}/state/resources")[
                     "resources"]:
                 meta.ui.out(str(r["address"]))
@@ -109,6 +131,31 @@ def _state(meta: Meta, args: list[str]) -> int:
     except RemoteError as exc:
         return _refused(meta, exc)
     return 0
+
+
+def _state_edit(meta: Meta, client: RemoteClient, workspace: str, what: str,
+                given: list[str], dry_run: bool) -> None:
+    """`remote state mv|rm`: the action on the control plane, printed as `state mv|rm` print
+    it, then the backup version the control plane kept."""
+    path = f"/workspaces/{workspace}/state/actions/{what}"
+    if what == "mv":
+        done = client.request("POST", path, {"source": given[0], "destination": given[1],
+                                             "dry_run": dry_run})
+        prefix = "Would move" if dry_run else "Move"
+        for m in done["moves"]:
+            meta.ui.out(f"{prefix} {json.dumps(m['from'])} to {json.dumps(m['to'])}")
+        summary = f"Successfully moved {len(done['moves'])} object(s)."
+    else:
+        done = client.request("POST", path, {"addresses": given, "dry_run": dry_run})
+        prefix = "Would remove " if dry_run else "Removed "
+        for addr in done["removed"]:
+            meta.ui.out(prefix + str(addr))
+        summary = f"Successfully removed {len(done['removed'])} resource instance(s)."
+    if dry_run:
+        return
+    meta.ui.out(summary)
+    meta.ui.out(f"State version {done['version']} (serial {done['serial']}); the previous "
+                f"version {done['backup_version']} is kept as the backup.")
 
 
 def run_remote(meta: Meta, args: list[str]) -> int:

@@ -15,7 +15,15 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from functions.common import artifacts, audit, inspector, run_service, versions, workspaces
+from functions.common import (
+    artifacts,
+    audit,
+    inspector,
+    run_service,
+    state_actions,
+    versions,
+    workspaces,
+)
 from functions.common.errors import ControlPlaneError, InvalidRequest, Unauthorized
 from functions.common.powertools import observability
 from functions.common.settings import settings
@@ -151,6 +159,17 @@ def state_versions(name: str) -> Response[str]:
 def state_restore(name: str, version_id: str) -> Response[str]:
     user = _caller()
     return _json(202, inspector.restore(workspaces.get(name), version_id, user, "api"))
+
+
+@app.post("/workspaces/<name>/state/actions/<action>")
+def state_action(name: str, action: str) -> Response[str]:
+    user = _caller()
+    ws = workspaces.get(name)
+    if action == "mv":
+        return _json(200, state_actions.move(ws, _body(), user, "api"))
+    if action == "rm":
+        return _json(200, state_actions.remove(ws, _body(), user, "api"))
+    raise InvalidRequest(f"unknown state action {action!r} (mv, rm)", code="unknown_action")
 
 
 @app.get("/audit")
