@@ -6,6 +6,8 @@
     groundplan remote state list|show ADDRESS|pull -workspace=NAME
     groundplan remote state mv [-dry-run] -workspace=NAME SOURCE DESTINATION
     groundplan remote state rm [-dry-run] -workspace=NAME ADDRESS...
+    groundplan remote state import -workspace=NAME [-configuration-version=ID | -dir=DIR]
+                                   [-var NAME=VALUE ...] ADDRESS ID
 
 The API's URL and token come from GROUNDPLAN_API_URL and GROUNDPLAN_API_TOKEN. `run` packs the
 configuration in DIR (default: the working directory), uploads it, starts a run, prints each
@@ -38,7 +40,8 @@ Subcommands:
     run        Upload the configuration, start a run, follow it to the end
     approve    Approve (or, with -reject, reject) a run awaiting approval
     state      Look into a workspace's state: list, show ADDRESS, pull (redacted);
-               repair it: mv SOURCE DESTINATION, rm ADDRESS... (-dry-run)
+               repair it: mv SOURCE DESTINATION, rm ADDRESS... (-dry-run),
+               import ADDRESS ID (on the control plane, with the workspace's credentials)
 """
 
 
@@ -82,13 +85,14 @@ def _follow(meta: Meta, client: RemoteClient, run_id: str, poll: float) -> dict[
 _STATE_USAGE = {
     "list": "", "show": " ADDRESS", "pull": "", "mv": " [-dry-run] SOURCE DESTINATION",
     "rm": " [-dry-run] ADDRESS...",
+    "import": " [-configuration-version=ID | -dir=DIR] [-var NAME=VALUE ...] ADDRESS ID",
 }
 
 
 def _arity_ok(what: str, given: list[str]) -> bool:
     if what == "show":
         return len(given) == 1
-    if what == "mv":
+    if what in ("mv", "import"):
         return len(given) == 2
     if what == "rm":
         return len(given) >= 1
@@ -103,6 +107,8 @@ def _state(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().text("workspace")
     if what in ("mv", "rm"):
         fs.boolean("dry-run")
+    if what == "import":
+        fs.text("configuration-version").text("dir", ".").multi("var")
     given = meta.parse_flags(f"remote state {what}", fs, rest)
     if given is None:
         return 1
@@ -115,6 +121,8 @@ def _state(meta: Meta, args: list[str]) -> int:
     if client is None:
         return 1
     try:
+        if what == "import":
+            return _state_import(meta, client, workspace, fs, given)
         if what in ("mv", "rm"):
             _state_edit(meta, client, workspace, what, given, bool(fs.get("dry-run")))
         elif what == "list":
@@ -158,6 +166,42 @@ def _state_edit(meta: Meta, client: RemoteClient, workspace: str, what: str,
                 f"version {done['backup_version']} is kept as the backup.")
 
 
+def _variables(meta: Meta, items: list[str]) -> dict[str, object] | None:
+    """`-var NAME=VALUE` options as a run's variables (None after an error)."""
+    variables: dict[str, object] = {}
+    for item in items:
+        name, sep, value = str(item).partition("=")
+        if not sep:
+            meta.ui.diagnostics([error("Invalid -var option",
+                                       f"The given -var option {item!r} is not NAME=VALUE.")])
+            return None
+        variables[name] = value
+    return variables
+
+
+def _state_import(meta: Meta, client: RemoteClient, workspace: str, fs: FlagSet,
+                  given: list[str]) -> int:
+    """`remote state import`: the import runs on the control plane with the configuration
+    version given, or with the configuration in -dir uploaded first."""
+    variables = _variables(meta, [str(v) for v in fs.get("var") or []])
+    if variables is None:
+        return 1
+    cv = str(fs.get("configuration-version") or "")
+    if not cv:
+        directory = str(fs.get("dir") or ".")
+        if not os.path.isdir(directory):
+            meta.ui.diagnostics([error("No such configuration directory", directory)])
+            return 1
+        cv = client.upload_configuration(workspace, directory)
+    done = client.request("POST", f"/workspaces/{workspace}/state/actions/import", {
+        "address": given[0], "id": given[1], "configuration_version": cv,
+        "variables": variables})
+    meta.ui.out(f"Import successful: {done['imported']} (ID {json.dumps(given[1])}).")
+    meta.ui.out(f"State version {done['version']} (serial {done['serial']}); the previous "
+                f"version {done['backup_version']} is kept as the backup.")
+    return 0
+
+
 def run_remote(meta: Meta, args: list[str]) -> int:
     if not args or args[0] not in ("run", "approve", "state"):
         meta.ui.err(USAGE)
@@ -199,14 +243,9 @@ def run_remote(meta: Meta, args: list[str]) -> int:
     if not os.path.isdir(directory):
         meta.ui.diagnostics([error("No such configuration directory", directory)])
         return 1
-    variables: dict[str, object] = {}
-    for item in fs.get("var") or []:
-        name, sep, value = str(item).partition("=")
-        if not sep:
-            meta.ui.diagnostics([error("Invalid -var option",
-                                       f"The given -var option {item!r} is not NAME=VALUE.")])
-            return 1
-        variables[name] = value
+    variables = _variables(meta, [str(v) for v in fs.get("var") or []])
+    if variables is None:
+        return 1
     client = _client(meta)
     if client is None:
         return 1

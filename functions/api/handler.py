@@ -23,6 +23,7 @@ from functions.common import (
     locks,
     run_service,
     state_actions,
+    state_import,
     versions,
     workspaces,
 )
@@ -176,7 +177,10 @@ def state_action(name: str, action: str) -> Response[str]:
         return _json(200, state_actions.move(ws, _body(), user, "api"))
     if action == "rm":
         return _json(200, state_actions.remove(ws, _body(), user, "api"))
-    raise InvalidRequest(f"unknown state action {action!r} (mv, rm)", code="unknown_action")
+    if action == "import":
+        return _json(200, state_import.import_resource(ws, _body(), user, "api"))
+    raise InvalidRequest(f"unknown state action {action!r} (mv, rm, import)",
+                         code="unknown_action")
 
 
 @app.get("/audit")
