@@ -9,8 +9,30 @@ implementations of the same interface. Cloud SDKs are imported only inside their
 
 from __future__ import annotations
 
-from engine.backend.base import Backend, StateOptions
-from engine.backend.local import LocalBackend
-from engine.states.manager import Storage
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.backend.base import Backend, StateOptions
+    from engine.backend.local import LocalBackend
+    from engine.states.manager import Storage
+
+#: Imported on first use (PEP 562): `engine.backend.workspaces`, which every command's Meta
+#: reads, does not pull in the state machinery with this package.
+_LOCATIONS = {
+    "Backend": "engine.backend.base",
+    "LocalBackend": "engine.backend.local",
+    "StateOptions": "engine.backend.base",
+    "Storage": "engine.states.manager",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LOCATIONS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 __all__ = ["Backend", "LocalBackend", "StateOptions", "Storage"]

@@ -13,18 +13,17 @@ codes are terraform 1.11's (internal/command/workspace_*.go):
 - `delete NAME [-force] [-lock=false] [-lock-timeout=D]` refuses the selected workspace and,
   without `-force`, one whose state tracks resource instances ("Workspace is not empty").
 
-`guard_workspace` is the check every state-using command makes first: an invalid
+`engine.cli.workspace_guard.guard_workspace` is the check every state-using command makes first: an invalid
 `TF_WORKSPACE` is terraform's "Invalid workspace name set using TF_WORKSPACE" and exit 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from engine.backend import workspaces as ws
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
-from engine.diags import Diagnostic, error
+from engine.cli.workspace_guard import legacy_errors as _legacy_errors
+from engine.diags import error
 from engine.states.lock import acquire, new_lock_info, release
 from engine.states.statefile import read_state
 
@@ -146,42 +145,8 @@ TOO_MANY_ARGS = "Too many command line arguments. Did you mean to use -chdir?"
 # Commands that read the selected workspace's state: terraform loads the backend first, so
 # an invalid TF_WORKSPACE fails them before anything else. Those marked True print the
 # error as terraform's older commands do (one more blank line).
-_STATE_COMMANDS: dict[str, bool] = {
-    "plan": False, "apply": False, "destroy": False, "refresh": False, "show": False,
-    "validate": False, "output": False, "console": True, "import": True, "taint": True,
-    "untaint": True, "state": True, "graph": True, "providers": True, "force-unlock": True,
-}
-
-
 def _red(meta: Meta, text: str) -> None:
     meta.ui.err(f"[red]{text}[reset]")
-
-
-def _legacy_errors(meta: Meta, diags: Iterable[Diagnostic]) -> None:
-    """Error diagnostics as terraform's cli.Ui-based commands print them: each rendered
-    diagnostic passed through `Ui.Error` (in red, when colour is on, then a newline)."""
-    ui = meta.ui
-    for diag in diags:
-        if ui.color:
-            ui.stderr.write("\x1b[31m")
-        ui.diagnostics([diag])
-        ui.err("\x1b[0m\x1b[0m" if ui.color else "")
-
-
-def guard_workspace(meta: Meta, command: str) -> int | None:
-    """Exit code 1 (after terraform's error) when `command` uses state and TF_WORKSPACE
-    names an invalid workspace; None when the command may run."""
-    legacy = _STATE_COMMANDS.get(command)
-    if legacy is None:
-        return None
-    _, diags = meta.workspace()
-    if not diags.has_errors:
-        return None
-    if legacy:
-        _legacy_errors(meta, diags)
-    else:
-        meta.ui.diagnostics(diags)
-    return 1
 
 
 def _parse(meta: Meta, flags: FlagSet, args: list[str], help_text: str) -> list[str] | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from engine.cli.help_texts.main_commands import HELP as MAIN_HELP
 from engine.cli.help_texts.other_commands import HELP as OTHER_HELP
-from engine.configs.syntax import name_suggestion
 
 HELP: dict[str, str] = {**MAIN_HELP, **OTHER_HELP}
 
@@ -35,6 +34,10 @@ def command_help(name: str, summary: str) -> str:
         from engine.cli.cmd_fmt import HELP as FMT_HELP
 
         return FMT_HELP + "\n"
+    if name == "remote":  # groundplan's own: its usage lists its subcommands
+        from engine.cli.cmd_remote import USAGE
+
+        return USAGE
     text = HELP.get(name)
     if text is None:
         return f"Usage: groundplan [global options] {name} [options]\n\n  {summary}.\n"
@@ -70,6 +73,8 @@ def usage(summaries: dict[str, str]) -> str:
 def unknown_command(name: str, commands: list[str]) -> str:
     """terraform's message for a command that does not exist, suggesting the first command
     within edit distance 2 ("Did you mean "plan"?")."""
+    from engine.configs.syntax import name_suggestion
+
     suggestion = name_suggestion(name, commands)
     hint = f' Did you mean "{suggestion}"?' if suggestion else ""
     return (

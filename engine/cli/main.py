@@ -158,8 +158,8 @@ def run(argv: list[str], ui: Ui) -> int:
             return 0
         ui.raw(command_help(name, entry[2]))
         return 0
-    from engine.cli.cmd_workspace import guard_workspace
     from engine.cli.meta import Meta
+    from engine.cli.workspace_guard import guard_workspace
 
     meta = Meta(ui)
     refused = guard_workspace(meta, name)

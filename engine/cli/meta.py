@@ -14,15 +14,13 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from engine.backend import Backend, LocalBackend, Storage
-from engine.backend.workspaces import DEFAULT_WORKSPACE
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.meta_encryption import EncryptionMeta
 from engine.cli.ui import Ui
 from engine.diags import Diagnostics, error
-from engine.values import Value
 
 if TYPE_CHECKING:
+    from engine.backend import Backend, Storage
     from engine.configs import Config
     from engine.configs.variable_values import RootInputs
     from engine.values import Value
@@ -143,7 +141,9 @@ class Meta(EncryptionMeta):
         `state_path`, `-state=FILE`); opening a workspace other than `default` creates it,
         as terraform's backends do."""
         if state_path:
+            from engine.backend import LocalBackend
+
             return LocalBackend(self.cwd, path=state_path,
                                 encryption=self.state_encryption()).storage("")
         name, _ = self.workspace()
-        return self.backend().storage(name or DEFAULT_WORKSPACE)
+        return self.backend().storage(name or "default")

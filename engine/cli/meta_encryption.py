@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.diags import Diagnostics
-from engine.encryption import EncryptionError, StateEncryption
-from engine.values import Value
+from engine.states.encryption import EncryptionError
+
+if TYPE_CHECKING:
+    from engine.states.encryption import StateEncryption
+    from engine.values import Value
 
 
 class Refusing:
@@ -63,14 +66,14 @@ class EncryptionMeta:
     def check_encryption(self, config: Any) -> Diagnostics:
         """The encryption problems of `config`'s root module, values not given yet unknown
         (what `validate` can tell); remembers the module for `encryption()`."""
-        from engine.configs.variable_values import collect_root_inputs
-        from engine.encryption.static import module_encryption
-
         if self._enc_module is None:  # else already built from this directory's root module
             self._enc_built = None
         self._enc_module = config.module
         if config.module.encryption is None and not self.environ.get("TF_ENCRYPTION", "").strip():
             return Diagnostics()
+        from engine.configs.variable_values import collect_root_inputs
+        from engine.encryption.static import module_encryption
+
         inputs, _ = collect_root_inputs(config.module, [], self.environ, os.getcwd(), validate=False)
         _, diags = module_encryption(config.module, inputs.values, self.environ, os.getcwd(),
                                      allow_unknown=True)
@@ -85,8 +88,7 @@ class EncryptionMeta:
         """The built encryption (engine.encryption.build.Encryption) or None, and diagnostics."""
         if self._enc_built is not None:
             return self._enc_built
-        from engine.encryption.build import DISABLED
-        from engine.encryption.static import module_encryption
+        from engine.encryption.built import DISABLED
 
         module = self._enc_module
         if module is None:
@@ -101,6 +103,8 @@ class EncryptionMeta:
         if module.encryption is None and not self.environ.get("TF_ENCRYPTION", "").strip():
             self._enc_built = (DISABLED, Diagnostics())
             return self._enc_built
+        from engine.encryption.static import module_encryption
+
         values = self._enc_values
         if values is None:
             from engine.configs.variable_values import collect_root_inputs

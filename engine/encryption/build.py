@@ -10,35 +10,17 @@ line. No key is produced here: services and programs are asked on first use.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.configs.encryption_config import EncryptionConfig, KeyProviderConfig, TargetConfig
 from engine.diags import Diagnostics, error, warning
-from engine.encryption import PASSTHROUGH, StateEncryption
+from engine.encryption.built import DISABLED, Encryption
 from engine.encryption.decode import Evaluate, method_ref
 from engine.encryption.keyproviders import KeyProvider
 from engine.encryption.methods import Unencrypted
 from engine.encryption.registry import KEY_PROVIDERS, METHODS
 from engine.encryption.targets import TargetEncryption
 from engine.source import Range
-
-
-@dataclass
-class Encryption:
-    """The built encryption: one object per target (PASSTHROUGH where none is configured)."""
-
-    state: StateEncryption = PASSTHROUGH
-    plan: StateEncryption = PASSTHROUGH
-    remote_default: StateEncryption = PASSTHROUGH
-    remotes: dict[str, StateEncryption] = field(default_factory=dict)
-
-    def remote_state(self, name: str) -> StateEncryption:
-        """The encryption of `terraform_remote_state.NAME`'s source state."""
-        return self.remotes.get(name, self.remote_default)
-
-
-DISABLED = Encryption()
 
 
 class _Builder:

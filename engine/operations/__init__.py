@@ -15,28 +15,74 @@ apply out.
 
 from __future__ import annotations
 
-from engine.apply.node import NodeResult, merge_results
-from engine.operations.apply_op import apply, destroy, refresh
-from engine.operations.import_op import import_resource
-from engine.operations.node import apply_graph, apply_node, finalize_apply
-from engine.operations.plan_op import plan
-from engine.operations.requests import (
-    ApplyRequest,
-    Approve,
-    AskVariable,
-    ImportRequest,
-    OperationRequest,
-    PlanRequest,
-    StopController,
-)
-from engine.operations.results import (
-    ApplyCounts,
-    ApplyResult,
-    ImportResult,
-    PlanResult,
-    plan_has_changes,
-)
-from engine.operations.view import NULL_VIEW, NullView, OperationView
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.apply.node import NodeResult, merge_results
+    from engine.operations.apply_op import apply, destroy, refresh
+    from engine.operations.import_op import import_resource
+    from engine.operations.node import apply_graph, apply_node, finalize_apply
+    from engine.operations.plan_op import plan
+    from engine.operations.requests import (
+        ApplyRequest,
+        Approve,
+        AskVariable,
+        ImportRequest,
+        OperationRequest,
+        PlanRequest,
+        StopController,
+    )
+    from engine.operations.results import (
+        ApplyCounts,
+        ApplyResult,
+        ImportResult,
+        PlanResult,
+        plan_has_changes,
+    )
+    from engine.operations.view import NULL_VIEW, NullView, OperationView
+
+
+#: Where each public name lives: imported on first use (PEP 562), so a command pays only
+#: for the operation it runs (a plan does not import the applier's node seam, an import
+#: does not import the planner), and a Lambda cold start only for its own.
+_LOCATIONS: dict[str, str] = {
+    "ApplyCounts": "engine.operations.results",
+    "ApplyRequest": "engine.operations.requests",
+    "ApplyResult": "engine.operations.results",
+    "Approve": "engine.operations.requests",
+    "AskVariable": "engine.operations.requests",
+    "ImportRequest": "engine.operations.requests",
+    "ImportResult": "engine.operations.results",
+    "NULL_VIEW": "engine.operations.view",
+    "NodeResult": "engine.apply.node",
+    "NullView": "engine.operations.view",
+    "OperationRequest": "engine.operations.requests",
+    "OperationView": "engine.operations.view",
+    "PlanRequest": "engine.operations.requests",
+    "PlanResult": "engine.operations.results",
+    "StopController": "engine.operations.requests",
+    "apply": "engine.operations.apply_op",
+    "apply_graph": "engine.operations.node",
+    "apply_node": "engine.operations.node",
+    "destroy": "engine.operations.apply_op",
+    "finalize_apply": "engine.operations.node",
+    "import_resource": "engine.operations.import_op",
+    "merge_results": "engine.apply.node",
+    "plan": "engine.operations.plan_op",
+    "plan_has_changes": "engine.operations.results",
+    "refresh": "engine.operations.apply_op",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LOCATIONS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "NULL_VIEW",
