@@ -6,7 +6,7 @@
 //   #/                               workspaces, their drift status and active run
 //   #/workspaces/NAME                a workspace's runs
 //   #/runs/ID                        a run: status, approval, history, its (redacted) plan
-//   #/workspaces/NAME/state          the state inspector: resources
+//   #/workspaces/NAME/state          the state inspector: resources, the state's versions
 //   #/workspaces/NAME/state/ADDRESS  one resource's instances (sensitive values redacted)
 // Everything the API answers is put on the page as text (never as HTML).
 "use strict";
@@ -223,7 +223,9 @@
   }
 
   async function stateView(name) {
-    const doc = await api("GET", "/workspaces/" + encodeURIComponent(name) + "/state/resources");
+    const path = "/workspaces/" + encodeURIComponent(name) + "/state/";
+    const [doc, history] = await Promise.all([api("GET", path + "resources"),
+                                              api("GET", path + "versions")]);
     const base = "#/workspaces/" + encodeURIComponent(name) + "/state/";
     const rows = doc.resources.map((r) => [
       link(base + encodeURIComponent(r.address), r.address), r.type, r.provider || "",
@@ -233,6 +235,10 @@
       el("p", {}, [link("#/workspaces/" + encodeURIComponent(name), "Back to the workspace")]),
       rows.length ? table("Resources in the state", ["Address", "Type", "Provider", "Module", "Instances"], rows)
         : el("p", { text: "The state has no resources." }),
+      el("h2", { text: "Versions" }),
+      table("State versions, newest first", ["Serial", "Version", "Written by", "Run", "At"],
+        history.versions.map((v) => [String(v.serial), v.id, v.actor || "", v.run || "",
+                                     v.last_modified])),
     ]);
   }
 
@@ -245,7 +251,7 @@
     ];
     doc.instances.forEach((inst, i) => {
       const key = inst.index_key === undefined ? "" : "[" + JSON.stringify(inst.index_key) + "]";
-      parts.push(el("h2", { text: "Instance " + (key || String(i)) }),
+      parts.push(el("h2", { text: key ? "Instance " + key : "Instance " + (i + 1) + " (no key)" }),
                  el("pre", { class: "attributes", text: JSON.stringify(inst.attributes, null, 2) }));
     });
     show(address, parts);

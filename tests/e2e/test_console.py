@@ -1,7 +1,8 @@
 """The web console in a real browser (Debian's chromium driven by selenium through
 chromium-driver, headless) against the local control plane: sign in with the API token, the
 workspaces with their drift status and active run, a workspace's runs, a run with its plan and
-Approve, the run followed to `applied`, the state inspector (resources, one resource), a bad
+Approve, the run followed to `applied`, the state inspector (resources, versions, one
+resource), a bad
 token refused, sign out. What is asserted is what a user sees; every wait is a WebDriverWait
 condition. Screenshots land in GROUNDPLAN_TEST_ARTIFACTS (default: the test's tmp_path)."""
 
@@ -119,6 +120,10 @@ def test_the_console_in_a_browser(cloud: LocalCloud, client: RemoteClient,
     subnet = wait.until(ec.visibility_of_element_located(
         (By.XPATH, "//tr[td/a[text()='terraform_data.subnet']]")))
     assert subnet.find_elements(By.TAG_NAME, "td")[4].text == "3"
+    version = browser.find_element(By.XPATH, "//caption[starts-with(., 'State versions')]"
+                                              "/ancestor::table//tbody/tr[1]")
+    assert version.find_elements(By.TAG_NAME, "td")[0].text == "1"
+    assert run["id"] in version.text and "local-admin" in version.text
     browser.find_element(By.LINK_TEXT, "terraform_data.app").click()
     wait.until(_text_in((By.ID, "view-title"), "terraform_data.app"))
     attributes = browser.find_element(By.CSS_SELECTOR, "pre.attributes").text
