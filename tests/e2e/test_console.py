@@ -68,7 +68,8 @@ def _text_in(locator: tuple[str, str], text: str) -> Any:
 
 def test_the_console_in_a_browser(cloud: LocalCloud, client: RemoteClient,
                                   browser: webdriver.Chrome, shots: Path) -> None:
-    client.create_workspace("console-demo", approvers=["local-admin"])
+    client.request("POST", "/workspaces", {"name": "console-demo", "approvers": ["local-admin"],
+                                    "drift": {"enabled": False}})  # no drift tick here
     cv = client.upload_configuration("console-demo", str(CONFIGS / "basic"))
     run = client.start_run("console-demo", cv, variables={"secret": SECRET})
     run = wait_status(client, run["id"], ("awaiting_approval", "errored"))

@@ -67,7 +67,8 @@ def _state(ws: str) -> dict[str, Any]:
 def test_state_mv_and_rm_through_the_control_plane(cloud: LocalCloud, client: RemoteClient,
                                                    tmp_path: Path) -> None:
     api = Recorder(client)
-    api.request("POST", "/workspaces", {"name": "surgery", "approvers": ["local-admin"]})
+    api.request("POST", "/workspaces", {"name": "surgery", "approvers": ["local-admin"],
+                                         "drift": {"enabled": False}})
     cv = client.upload_configuration("surgery", str(CONFIGS / "basic"))
     run = client.start_run("surgery", cv, auto_apply=True, variables={"secret": SECRET})
     run = wait_status(client, run["id"], ("applied", "errored"))

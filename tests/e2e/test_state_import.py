@@ -89,7 +89,8 @@ def _answers(api: RemoteClient, seen: list[str], method: str, path: str, body: A
 def test_import_through_the_control_plane(cloud: LocalCloud, client: RemoteClient,
                                           random_config: Path, tmp_path: Path) -> None:
     seen: list[str] = []
-    client.create_workspace("importing", approvers=["local-admin"])
+    client.request("POST", "/workspaces", {"name": "importing", "approvers": ["local-admin"],
+                                    "drift": {"enabled": False}})  # no drift tick here
     cv = client.upload_configuration("importing", str(random_config))
     run = client.start_run("importing", cv, auto_apply=True, variables={"secret": SECRET})
     run = wait_status(client, run["id"], ("applied", "errored"))
