@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed
 # the template's `sam validate --lint` test.
 SAM_VENV := .venv-sam
 SAM      := $(SAM_VENV)/bin/sam
+# The web console's browser test drives Debian's chromium through chromium-driver (selenium).
+CHROMEDRIVER := /usr/bin/chromedriver
+SUDO         := $(if $(filter 0,$(shell id -u)),,sudo)
 
 .PHONY: demo demo-cloud test lint bench clean
 
@@ -23,6 +26,10 @@ $(SAM): infra/sam-requirements.txt
 	$(SAM_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(SAM_VENV)/bin/python -m pip install --quiet -r infra/sam-requirements.txt
 
+$(CHROMEDRIVER):
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 	$(BIN)/python examples/demo_cloud.py
@@ -30,7 +37,7 @@ demo: $(STAMP)
 demo-cloud: $(STAMP)
 	$(BIN)/python examples/demo_cloud.py
 
-test: $(STAMP) $(SAM)
+test: $(STAMP) $(SAM) $(CHROMEDRIVER)
 	$(BIN)/ruff check engine providers functions tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests

@@ -9,7 +9,9 @@ receiver standing in for Slack, then plays a team's day:
 2. the approval request arrives as a Block Kit message at the webhook; an approver presses
    Approve: the demo signs Slack's callback with the signing secret and posts it;
 3. the apply fans out: each node task is printed as it starts and ends;
-4. the final state is read from the state bucket.
+4. the final state is read from the state bucket;
+5. the state inspector over HTTP: `groundplan remote state list`, then a `state mv` dry run
+   (the engine's own `state mv`, nothing written); the web console's URL is printed.
 
 Exits non-zero if any step does not behave as expected.
 """
@@ -138,8 +140,27 @@ def main() -> int:
         if proc.returncode != 2:
             say(f"remote run exited {proc.returncode}, expected 2 (changes applied)")
             return 1
+        if not inspect(env):
+            return 1
+        banner("The web console")
+        say(f"  {cloud.console_url}  (sign in with the token {cloud.token})")
     say("\nThe control-plane demo finished as expected.")
     return 0
+
+
+def inspect(env: dict[str, str]) -> bool:
+    """The state inspector through `groundplan remote state`: list, then a mv dry run."""
+    for args in (["list"], ["mv", "-dry-run", "terraform_data.network", "terraform_data.vpc"]):
+        banner("groundplan remote state " + " ".join(args) + " -workspace=demo")
+        done = subprocess.run([sys.executable, "-m", "engine.cli.main", "remote", "state",
+                               args[0], "-workspace=demo", *args[1:]], env=env, cwd=ROOT,
+                              text=True, capture_output=True)
+        for line in (done.stdout + done.stderr).splitlines():
+            say("  " + line)
+        if done.returncode != 0:
+            say(f"remote state {args[0]} exited {done.returncode}, expected 0")
+            return False
+    return True
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@
                           [-var NAME=VALUE ...] [-poll=SECONDS] [DIR]
     groundplan remote approve [-reject] RUN_ID
     groundplan remote state list|show ADDRESS|pull -workspace=NAME
+    groundplan remote state mv [-dry-run] -workspace=NAME SOURCE DESTINATION
+    groundplan remote state rm [-dry-run] -workspace=NAME ADDRESS...
+    groundplan remote state import -workspace=NAME [-configuration-version=ID | -dir=DIR]
+                                   [-var NAME=VALUE ...] ADDRESS ID
 
 The API's URL and token come from GROUNDPLAN_API_URL and GROUNDPLAN_API_TOKEN. `run` packs the
 configuration in DIR (default: the working directory), uploads it, starts a run, prints each
@@ -15,8 +19,10 @@ or canceled.
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from urllib.parse import quote
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
@@ -33,7 +39,9 @@ USAGE = """Usage: groundplan [global options] remote <subcommand> [options] [arg
 Subcommands:
     run        Upload the configuration, start a run, follow it to the end
     approve    Approve (or, with -reject, reject) a run awaiting approval
-    state      Look into a workspace's state: list, show ADDRESS, pull (redacted)
+    state      Look into a workspace's state: list, show ADDRESS, pull (redacted);
+               repair it: mv SOURCE DESTINATION, rm ADDRESS... (-dry-run),
+               import ADDRESS ID (on the control plane, with the workspace's credentials)
 """
 
 
@@ -74,28 +82,50 @@ def _follow(meta: Meta, client: RemoteClient, run_id: str, poll: float) -> dict[
         time.sleep(poll)
 
 
+_STATE_USAGE = {
+    "list": "", "show": " ADDRESS", "pull": "", "mv": " [-dry-run] SOURCE DESTINATION",
+    "rm": " [-dry-run] ADDRESS...",
+    "import": " [-configuration-version=ID | -dir=DIR] [-var NAME=VALUE ...] ADDRESS ID",
+}
+
+
+def _arity_ok(what: str, given: list[str]) -> bool:
+    if what == "show":
+        return len(given) == 1
+    if what in ("mv", "import"):
+        return len(given) == 2
+    if what == "rm":
+        return len(given) >= 1
+    return not given
+
+
 def _state(meta: Meta, args: list[str]) -> int:
-    if not args or args[0] not in ("list", "show", "pull"):
+    if not args or args[0] not in _STATE_USAGE:
         meta.ui.err(USAGE)
         return 1
     what, rest = args[0], args[1:]
     fs = FlagSet().text("workspace")
+    if what in ("mv", "rm"):
+        fs.boolean("dry-run")
+    if what == "import":
+        fs.text("configuration-version").text("dir", ".").multi("var")
     given = meta.parse_flags(f"remote state {what}", fs, rest)
     if given is None:
         return 1
     workspace = str(fs.get("workspace") or "")
-    if not workspace or len(given) != (1 if what == "show" else 0):
+    if not workspace or not _arity_ok(what, given):
         meta.ui.err(f"Usage: groundplan remote state {what} -workspace=NAME"
-                    + (" ADDRESS" if what == "show" else ""))
+                    + _STATE_USAGE[what])
         return 1
     client = _client(meta)
     if client is None:
         return 1
-    import json
-    from urllib.parse import quote
-
     try:
-        if what == "list":
+        if what == "import":
+            return _state_import(meta, client, workspace, fs, given)
+        if what in ("mv", "rm"):
+            _state_edit(meta, client, workspace, what, given, bool(fs.get("dry-run")))
+        elif what == "list":
             for r in client.request("GET", f"/workspaces/{workspace}/state/resources")[
                     "resources"]:
                 meta.ui.out(str(r["address"]))
@@ -108,6 +138,67 @@ def _state(meta: Meta, args: list[str]) -> int:
                                    indent=2) + "\n")
     except RemoteError as exc:
         return _refused(meta, exc)
+    return 0
+
+
+def _state_edit(meta: Meta, client: RemoteClient, workspace: str, what: str,
+                given: list[str], dry_run: bool) -> None:
+    """`remote state mv|rm`: the action on the control plane, printed as `state mv|rm` print
+    it, then the backup version the control plane kept."""
+    path = f"/workspaces/{workspace}/state/actions/{what}"
+    if what == "mv":
+        done = client.request("POST", path, {"source": given[0], "destination": given[1],
+                                             "dry_run": dry_run})
+        prefix = "Would move" if dry_run else "Move"
+        for m in done["moves"]:
+            meta.ui.out(f"{prefix} {json.dumps(m['from'])} to {json.dumps(m['to'])}")
+        summary = f"Successfully moved {len(done['moves'])} object(s)."
+    else:
+        done = client.request("POST", path, {"addresses": given, "dry_run": dry_run})
+        prefix = "Would remove " if dry_run else "Removed "
+        for addr in done["removed"]:
+            meta.ui.out(prefix + str(addr))
+        summary = f"Successfully removed {len(done['removed'])} resource instance(s)."
+    if dry_run:
+        return
+    meta.ui.out(summary)
+    meta.ui.out(f"State version {done['version']} (serial {done['serial']}); the previous "
+                f"version {done['backup_version']} is kept as the backup.")
+
+
+def _variables(meta: Meta, items: list[str]) -> dict[str, object] | None:
+    """`-var NAME=VALUE` options as a run's variables (None after an error)."""
+    variables: dict[str, object] = {}
+    for item in items:
+        name, sep, value = str(item).partition("=")
+        if not sep:
+            meta.ui.diagnostics([error("Invalid -var option",
+                                       f"The given -var option {item!r} is not NAME=VALUE.")])
+            return None
+        variables[name] = value
+    return variables
+
+
+def _state_import(meta: Meta, client: RemoteClient, workspace: str, fs: FlagSet,
+                  given: list[str]) -> int:
+    """`remote state import`: the import runs on the control plane with the configuration
+    version given, or with the configuration in -dir uploaded first."""
+    variables = _variables(meta, [str(v) for v in fs.get("var") or []])
+    if variables is None:
+        return 1
+    cv = str(fs.get("configuration-version") or "")
+    if not cv:
+        directory = str(fs.get("dir") or ".")
+        if not os.path.isdir(directory):
+            meta.ui.diagnostics([error("No such configuration directory", directory)])
+            return 1
+        cv = client.upload_configuration(workspace, directory)
+    done = client.request("POST", f"/workspaces/{workspace}/state/actions/import", {
+        "address": given[0], "id": given[1], "configuration_version": cv,
+        "variables": variables})
+    meta.ui.out(f"Import successful: {done['imported']} (ID {json.dumps(given[1])}).")
+    meta.ui.out(f"State version {done['version']} (serial {done['serial']}); the previous "
+                f"version {done['backup_version']} is kept as the backup.")
     return 0
 
 
@@ -152,14 +243,9 @@ def run_remote(meta: Meta, args: list[str]) -> int:
     if not os.path.isdir(directory):
         meta.ui.diagnostics([error("No such configuration directory", directory)])
         return 1
-    variables: dict[str, object] = {}
-    for item in fs.get("var") or []:
-        name, sep, value = str(item).partition("=")
-        if not sep:
-            meta.ui.diagnostics([error("Invalid -var option",
-                                       f"The given -var option {item!r} is not NAME=VALUE.")])
-            return 1
-        variables[name] = value
+    variables = _variables(meta, [str(v) for v in fs.get("var") or []])
+    if variables is None:
+        return 1
     client = _client(meta)
     if client is None:
         return 1

@@ -24,17 +24,17 @@ from engine.cli import state_help
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.cmd_state_reencrypt import HELP as REENCRYPT_HELP
 from engine.cli.meta import Meta
-from engine.cli.state_addrs import parse_abs_resource_instance_str
 from engine.cli.state_meta import (
     NO_STATE,
     go_error,
-    lookup_instances,
     parse_flags,
     show_diagnostics,
     ui_error,
 )
 from engine.cli.state_view import json_resources, load_schemas, render_instance, state_providers
 from engine.diags import Diagnostics
+from engine.operations.state_addrs import parse_abs_resource_instance_str
+from engine.operations.state_edit import lookup_instances
 from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 from engine.states import LocalState, StateFile

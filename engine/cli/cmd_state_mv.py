@@ -20,11 +20,9 @@ the lock and writes the timestamped backup first (see `state_meta.open_state`).
 
 from __future__ import annotations
 
-from engine.addrs import AbsResource, AbsResourceInstance, ModuleInstance, ResourceMode
 from engine.cli import state_help
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.cli.state_addrs import Target, parse_target_str
 from engine.cli.state_meta import (
     LOADING_STATE,
     NO_STATE,
@@ -43,7 +41,7 @@ from engine.cli.state_meta import (
     usage,
 )
 from engine.diags import Diagnostics, error
-from engine.states import edit
+from engine.operations import state_edit
 from engine.states.edit import copy_state_file
 from engine.states.manager import StateManager
 from engine.states.state import State, StateFile
@@ -53,17 +51,6 @@ MOVE_FAILED = (
     "Please ensure your addresses and state paths are valid. No\n"
     "state was persisted. Your existing states are untouched."
 )
-_INVALID_SOURCE = "Invalid source address"
-_INVALID_TARGET = "Invalid target address"
-
-
-class _Refused(Exception):
-    """A move that cannot be made; `diags` or `text` say why (nothing is written)."""
-
-    def __init__(self, diags: Diagnostics | None = None, text: str = "") -> None:
-        super().__init__(text)
-        self.diags = diags
-        self.text = text
 
 
 def run_state_mv(meta: Meta, args: list[str]) -> int:
@@ -132,34 +119,17 @@ def _move(
     dest: tuple[StateManager, StateFile],
 ) -> int:
     (mgr_from, sf_from), (mgr_to, sf_to) = source, dest
-    diags = Diagnostics()
-    src, more = parse_target_str(args[0])
-    diags.extend(more)
-    dst, more = parse_target_str(args[1])
-    diags.extend(more)
-    if src is None or dst is None or diags.has_errors:
-        show_diagnostics(meta, diags)
-        return 1
+    result = state_edit.move(sf_from.state, sf_to.state, args[0], args[1], dry_run)
     prefix = "Would move" if dry_run else "Move"
-    objects = _source_objects(sf_from.state, src)
-    if not objects:
-        diags.append(error(_INVALID_SOURCE, f"Cannot move {src}: does not match anything in "
-                                            "the current state."))
-        show_diagnostics(meta, diags)
+    for obj, shown_to in result.moves:
+        meta.ui.out(f"{prefix} {go_quote(obj)} to {go_quote(shown_to)}")
+    if result.refused:
+        ui_error(meta, MOVE_FAILED.format(result.refused))
         return 1
-    moved = 0
-    try:
-        for obj in objects:
-            shown_to = _move_one(sf_from.state, sf_to.state, src, obj, dst, args[1], dry_run)
-            moved += 1
-            meta.ui.out(f"{prefix} {go_quote(str(obj))} to {go_quote(shown_to)}")
-            edit.clear_dependencies(sf_to.state, obj)
-    except _Refused as refused:
-        if refused.diags is not None:
-            show_diagnostics(meta, refused.diags)
-        else:
-            ui_error(meta, MOVE_FAILED.format(refused.text))
+    if result.diagnostics.has_errors:
+        show_diagnostics(meta, result.diagnostics)
         return 1
+    moved = len(result.moves)
     if dry_run:
         if moved == 0:
             meta.ui.out("Would have moved nothing.")
@@ -173,118 +143,3 @@ def _move(
     meta.ui.out("No matching objects found." if moved == 0
                 else f"Successfully moved {moved} object(s).")
     return 0
-
-
-def _source_objects(state: State, matched: Target) -> list[Target]:
-    """terraform's sourceObjectAddrs: a module and the modules nested in it; a resource
-    without count/for_each as its single instance; anything else as given."""
-    if isinstance(matched, ModuleInstance):
-        n = len(matched.steps)
-        return [m for m in edit.module_instances(state)
-                if len(m.steps) >= n and n and ModuleInstance(m.steps[:n]) == matched]
-    if isinstance(matched, AbsResource):
-        rs = edit.find_resource(state, matched)
-        if rs is None:
-            return []
-        if edit.find_instance(state, matched.instance(None)) is not None:
-            return [matched.instance(None)]
-        return [matched]
-    return [matched]
-
-
-def _move_one(
-    state_from: State, state_to: State, search: Target, obj: Target, dst: Target,
-    dst_text: str, dry_run: bool,
-) -> str:
-    """Move one object (unless `dry_run`); the destination as the move message names it."""
-    if isinstance(obj, ModuleInstance):
-        return _move_module(state_from, state_to, search, obj, dst, dry_run)
-    if isinstance(obj, AbsResource):
-        return _move_resource(state_from, state_to, obj, dst, dry_run)
-    _move_instance(state_from, state_to, obj, dst, dry_run)
-    return dst_text
-
-
-def _refuse(summary: str, detail: str) -> _Refused:
-    diags = Diagnostics()
-    diags.append(error(summary, detail))
-    return _Refused(diags)
-
-
-def _move_module(
-    state_from: State, state_to: State, search: Target, obj: ModuleInstance, dst: Target,
-    dry_run: bool,
-) -> str:
-    if not isinstance(dst, ModuleInstance):
-        raise _refuse(_INVALID_TARGET,
-                      f"Cannot move {obj} to {dst}: the target must also be a module.")
-    assert isinstance(search, ModuleInstance)
-    to = ModuleInstance(dst.steps + obj.steps[len(search.steps):])
-    if edit.has_module(state_to, to):
-        raise _Refused(text="destination module already exists")
-    if not dry_run:
-        edit.put_module(state_to, to, edit.take_module(state_from, obj))
-    return str(to)
-
-
-def _validate(addr_from: AbsResource, addr_to: AbsResource) -> Diagnostics:
-    """terraform's validateResourceMove: the mode and the type must stay."""
-    diags = Diagnostics()
-    invalid = "Invalid state move request"
-    if addr_from.resource.mode is not addr_to.resource.mode:
-        kind = "managed" if addr_from.resource.mode is ResourceMode.MANAGED else "data"
-        diags.append(error(invalid, f"Cannot move {addr_from} to {addr_to}: a {kind} resource "
-                                    f"can be moved only to another {kind} resource address."))
-    if addr_from.resource.type != addr_to.resource.type:
-        diags.append(error(invalid, f"Cannot move {addr_from} to {addr_to}: resource types "
-                                    "don't match."))
-    return diags
-
-
-def _move_resource(
-    state_from: State, state_to: State, obj: AbsResource, dst: Target, dry_run: bool
-) -> str:
-    if not isinstance(dst, AbsResource):
-        raise _refuse(_INVALID_TARGET,
-                      f"Cannot move {obj} to {dst}: the source is a whole resource (not a "
-                      "resource instance) so the target must also be a whole resource.")
-    diags = _validate(obj, dst)
-    if edit.find_resource(state_to, dst) is not None:
-        diags.append(error(_INVALID_TARGET, f"Cannot move to {dst}: there is already a "
-                                            "resource at that address in the current state."))
-    if edit.find_resource(state_from, obj) is None:
-        diags.append(error(_INVALID_SOURCE, f"The current state does not contain {obj}."))
-    if diags.has_errors:
-        raise _Refused(diags)
-    if not dry_run:
-        rs = edit.take_resource(state_from, obj)
-        assert rs is not None
-        edit.put_resource(state_to, dst, rs)
-    return str(dst)
-
-
-def _move_instance(
-    state_from: State, state_to: State, obj: AbsResourceInstance, dst: Target, dry_run: bool
-) -> None:
-    if isinstance(dst, AbsResource):
-        dst = dst.instance(None)
-    if not isinstance(dst, AbsResourceInstance):
-        raise _refuse(_INVALID_TARGET, f"Cannot move {obj} to {dst}: the target must also be "
-                                       "a resource instance.")
-    diags = _validate(obj.abs_resource, dst.abs_resource)
-    if edit.find_instance(state_to, dst) is not None:
-        diags.append(error(_INVALID_TARGET, f"Cannot move to {dst}: there is already a "
-                                            "resource instance at that address in the current "
-                                            "state."))
-    inst = edit.find_instance(state_from, obj)
-    if inst is None:
-        diags.append(error(_INVALID_SOURCE, f"The current state does not contain {obj}."))
-    if diags.has_errors:
-        raise _Refused(diags)
-    if dry_run:
-        return
-    assert inst is not None
-    rs = edit.find_resource(state_from, obj.abs_resource)
-    provider = rs.provider if rs is not None else ""
-    edit.forget_instance(state_from, obj)
-    edit.put_instance(state_to, dst, inst, provider)

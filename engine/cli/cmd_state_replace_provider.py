@@ -13,7 +13,6 @@ from __future__ import annotations
 from engine.cli import state_help
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.cli.state_addrs import parse_provider_source
 from engine.cli.state_meta import (
     LOADING_STATE,
     NO_STATE,
@@ -31,6 +30,7 @@ from engine.cli.state_meta import (
     write_state,
 )
 from engine.diags import Diagnostics, error
+from engine.operations.state_addrs import parse_provider_source
 from engine.states.edit import (
     address_of,
     copy_state_file,

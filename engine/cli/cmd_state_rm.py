@@ -12,7 +12,6 @@ The change takes the lock (`-lock`, `-lock-timeout`) and writes the timestamped 
 
 from __future__ import annotations
 
-from engine.addrs import AbsResourceInstance
 from engine.cli import state_help
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
@@ -22,7 +21,6 @@ from engine.cli.state_meta import (
     lock_flags,
     lock_state,
     lock_timeout,
-    lookup_instances,
     open_state,
     parse_flags,
     read_state,
@@ -32,8 +30,9 @@ from engine.cli.state_meta import (
     usage,
     write_state,
 )
-from engine.diags import Diagnostics, error
-from engine.states.edit import copy_state_file, forget_instance
+from engine.diags import error
+from engine.operations import state_edit
+from engine.states.edit import copy_state_file
 
 
 def run_state_rm(meta: Meta, args: list[str]) -> int:
@@ -59,21 +58,15 @@ def run_state_rm(meta: Meta, args: list[str]) -> int:
             ui_error(meta, NO_STATE)
             return 1
         sf = copy_state_file(sf)
-        selected: list[AbsResourceInstance] = []
-        diags = Diagnostics()
-        for text in rest:
-            found, more = lookup_instances(sf.state, text, allow_missing=True)
-            selected.extend(found)
-            diags.extend(more)
+        dry_run = bool(fs.get("dry-run"))
+        result = state_edit.remove(sf.state, rest, dry_run)
+        diags, selected = result.diagnostics, result.removed
         if diags.has_errors:
             show_diagnostics(meta, diags)
             return 1
-        dry_run = bool(fs.get("dry-run"))
         prefix = "Would remove " if dry_run else "Removed "
         for addr in selected:
             meta.ui.out(prefix + str(addr))
-            if not dry_run:
-                forget_instance(sf.state, addr)
         if dry_run:
             if not selected:
                 meta.ui.out("Would have removed nothing.")

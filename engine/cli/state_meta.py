@@ -17,26 +17,14 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.addrs import AbsResource, AbsResourceInstance, ModuleInstance
 from engine.backend import StateOptions
 from engine.cli.args import FlagError, FlagSet, parse_duration
 from engine.cli.meta import Meta
-from engine.cli.state_addrs import parse_target_str
 from engine.diags import Diagnostic, Diagnostics, error
-from engine.states.edit import (
-    find_instance,
-    find_resource,
-    instance_order,
-    instances_in_module,
-    is_ancestor,
-    module_contains,
-    module_instances,
-    resource_instances,
-)
 from engine.states.local import LocalState
 from engine.states.lock import LOCK_ERROR_MESSAGE, FilesystemLocker
 from engine.states.manager import StateManager
-from engine.states.state import State, StateFile
+from engine.states.state import StateFile
 
 NO_STATE = (
     "No state file was found!\n\n"
@@ -228,51 +216,3 @@ def unlock_state(meta: Meta, mgr: StateManager) -> None:
     diags: Diagnostics = mgr.unlock()
     if diags.has_errors:
         show_diagnostics(meta, diags)
-
-
-def lookup_instances(
-    state: State, text: str, allow_missing: bool
-) -> tuple[list[AbsResourceInstance], Diagnostics]:
-    """terraform's lookupResourceInstanceAddr: the instances address `text` selects, sorted.
-
-    A module selects every instance in it and in its descendants (a module call without a
-    key selects all of its instances); a resource all of its instances; an instance itself.
-    Unless `allow_missing`, selecting nothing is terraform's "Unknown module" / "Unknown
-    resource" / "Unknown resource instance" error."""
-    target, diags = parse_target_str(text)
-    found: list[AbsResourceInstance] = []
-    if target is None:
-        return found, diags
-    if isinstance(target, ModuleInstance):
-        modules = [m for m in module_instances(state)
-                   if m == target or is_ancestor(target, m) or module_contains(target, m)]
-        if not modules and not allow_missing:
-            diags.append(error(
-                "Unknown module",
-                f"The current state contains no module at {target}. If you've just added "
-                "this module to the configuration, you must run \"terraform apply\" first to "
-                "create the module's entry in the state."))
-        for m in modules:
-            found.extend(instances_in_module(state, m))
-    elif isinstance(target, AbsResource):
-        rs = find_resource(state, target)
-        if rs is None:
-            if not allow_missing:
-                diags.append(error(
-                    "Unknown resource",
-                    f"The current state contains no resource {target}. If you've just added "
-                    "this resource to the configuration, you must run \"terraform apply\" "
-                    "first to create the resource's entry in the state."))
-        else:
-            found.extend(resource_instances(rs))
-    elif find_instance(state, target) is None:
-        if not allow_missing:
-            diags.append(error(
-                "Unknown resource instance",
-                f"The current state contains no resource instance {target}. If you've just "
-                "added its resource to the configuration or have changed the count or "
-                "for_each arguments, you must run \"terraform apply\" first to update the "
-                "resource's entry in the state."))
-    else:
-        found.append(target)
-    return sorted(found, key=instance_order), diags

@@ -15,8 +15,20 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from functions.common import artifacts, audit, inspector, run_service, versions, workspaces
+from functions.common import (
+    artifacts,
+    audit,
+    console_assets,
+    inspector,
+    locks,
+    run_service,
+    state_actions,
+    state_import,
+    versions,
+    workspaces,
+)
 from functions.common.errors import ControlPlaneError, InvalidRequest, Unauthorized
+from functions.common.models import Workspace
 from functions.common.powertools import observability
 from functions.common.settings import settings
 
@@ -62,16 +74,20 @@ def create_workspace() -> Response[str]:
     return _json(201, ws.public())
 
 
+def _with_activity(ws: Workspace) -> dict[str, Any]:
+    return {**ws.public(), "active_run": locks.active_run(ws.name)}
+
+
 @app.get("/workspaces")
 def list_workspaces() -> Response[str]:
     _caller()
-    return _json(200, {"workspaces": [w.public() for w in workspaces.list_all()]})
+    return _json(200, {"workspaces": [_with_activity(w) for w in workspaces.list_all()]})
 
 
 @app.get("/workspaces/<name>")
 def get_workspace(name: str) -> Response[str]:
     _caller()
-    return _json(200, workspaces.get(name).public())
+    return _json(200, _with_activity(workspaces.get(name)))
 
 
 @app.post("/workspaces/<name>/configuration-versions")
@@ -153,6 +169,20 @@ def state_restore(name: str, version_id: str) -> Response[str]:
     return _json(202, inspector.restore(workspaces.get(name), version_id, user, "api"))
 
 
+@app.post("/workspaces/<name>/state/actions/<action>")
+def state_action(name: str, action: str) -> Response[str]:
+    user = _caller()
+    ws = workspaces.get(name)
+    if action == "mv":
+        return _json(200, state_actions.move(ws, _body(), user, "api"))
+    if action == "rm":
+        return _json(200, state_actions.remove(ws, _body(), user, "api"))
+    if action == "import":
+        return _json(200, state_import.import_resource(ws, _body(), user, "api"))
+    raise InvalidRequest(f"unknown state action {action!r} (mv, rm, import)",
+                         code="unknown_action")
+
+
 @app.get("/audit")
 def audit_log() -> Response[str]:
     _caller()
@@ -203,6 +233,22 @@ def run_action(run_id: str, action: str) -> Response[str]:
     else:
         raise InvalidRequest(f"unknown run action {action!r}", code="unknown_action")
     return _json(202, run.public())
+
+
+def _asset(name: str) -> Response[str]:
+    content_type, text = console_assets.asset(name)
+    return Response(status_code=200, content_type=content_type, body=text,
+                    headers=console_assets.HEADERS)
+
+
+@app.get("/console")
+def console_page() -> Response[str]:
+    return _asset("index.html")
+
+
+@app.get("/console/<asset>")
+def console_asset(asset: str) -> Response[str]:
+    return _asset(asset)
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -87,3 +87,10 @@ def holder(workspace: str) -> str | None:
         return WorkspaceLock.get(f"workspace:{workspace}").run_id
     except WorkspaceLock.DoesNotExist:
         return None
+
+
+def active_run(workspace: str) -> str | None:
+    """The id of the run holding `workspace`'s lock (None when free or held by a state edit,
+    a restore or a version being created)."""
+    held = holder(workspace)
+    return held if held is not None and held.startswith("run-") else None

@@ -41,13 +41,19 @@ def of_run(run: Run, ws: Workspace) -> Location:
 
 def read(ws: Location) -> tuple[bytes | None, str | None]:
     """The state bytes and ETag (None, None when the workspace has no state yet)."""
+    data, etag, _ = read_versioned(ws)
+    return data, etag
+
+
+def read_versioned(ws: Location) -> tuple[bytes | None, str | None, str | None]:
+    """The state bytes, ETag and S3 version id (all None when there is no state yet)."""
     try:
         out = client("s3").get_object(Bucket=settings().state_bucket, Key=ws.state_key)
     except ClientError as exc:
         if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
-            return None, None
+            return None, None, None
         raise
-    return bytes(out["Body"].read()), str(out["ETag"])
+    return bytes(out["Body"].read()), str(out["ETag"]), out.get("VersionId")
 
 
 def write(ws: Location, data: bytes, etag: str | None, *, run_id: str = "",
@@ -55,6 +61,12 @@ def write(ws: Location, data: bytes, etag: str | None, *, run_id: str = "",
     """Store `data` as the workspace's state over the version `etag` (None: there must be no
     state yet); the new ETag. `run_id` and `actor` are kept as the version's metadata (who
     and which run wrote it). Raises StaleState when the object changed meanwhile."""
+    return write_versioned(ws, data, etag, run_id=run_id, actor=actor)[0]
+
+
+def write_versioned(ws: Location, data: bytes, etag: str | None, *, run_id: str = "",
+                    actor: str = "") -> tuple[str, str | None]:
+    """`write`, answering the new ETag and the new S3 version id."""
     args: dict[str, object] = {"Bucket": settings().state_bucket, "Key": ws.state_key,
                                "Body": data, "ContentType": "application/json",
                                "Metadata": {"groundplan-run": run_id, "groundplan-actor": actor}}
@@ -73,7 +85,7 @@ def write(ws: Location, data: bytes, etag: str | None, *, run_id: str = "",
             raise StaleState(f"the state of workspace {ws.name} changed since this run read it",
                              code="stale_state") from None
         raise
-    return str(out["ETag"])
+    return str(out["ETag"]), out.get("VersionId")
 
 
 def versions(ws: Location) -> list[dict[str, object]]:

@@ -34,14 +34,20 @@ def run_dir(run_id: str) -> str:
 
 def configuration(run: Run) -> str:
     """The run's configuration directory, unpacked and with its providers installed."""
-    root = os.path.join(run_dir(run.id), "config")
-    marker = os.path.join(run_dir(run.id), ".prepared")
-    with _lock(run.id):
+    return unpacked(run.id, run.workspace, run.configuration_version)
+
+
+def unpacked(work_id: str, workspace: str, configuration_version: str) -> str:
+    """Configuration version `configuration_version` of `workspace` unpacked in the working
+    directory of `work_id` (a run, or a state action) with its providers installed."""
+    root = os.path.join(run_dir(work_id), "config")
+    marker = os.path.join(run_dir(work_id), ".prepared")
+    with _lock(work_id):
         if os.path.exists(marker):
             return root
         cfg = settings()
         data = artifacts.get(cfg.config_bucket,
-                             artifacts.config_key(run.workspace, run.configuration_version))
+                             artifacts.config_key(workspace, configuration_version))
         unpack(data, root, cfg.max_upload_bytes)
         from engine.configs import load_config
         from engine.providercache.requirements import install_locked
@@ -57,7 +63,7 @@ def configuration(run: Run) -> str:
                                     render_diagnostics(more, box=False),
                                     code="providers_not_installed")
         with open(marker, "w") as fh:
-            fh.write(run.configuration_version)
+            fh.write(configuration_version)
     return root
 
 

@@ -145,7 +145,13 @@ class LocalCloud:
             f"Token: {self.token}",
             f"Slack signing secret: {self.slack_secret}",
             f"AWS endpoint: {self.aws_endpoint}",
+            f"Console: {self.console_url}",
         ]
+
+    @property
+    def console_url(self) -> str:
+        """The web console (sign in with the token)."""
+        return self.api_url + "/console"
 
     def stop(self) -> None:
         if self.front is not None:

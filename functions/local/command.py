@@ -3,7 +3,7 @@
     groundplan cloud local [-port=PORT] [-aws-port=PORT] [-plugin-dir=DIR]
 
 Prints, each on its own line when ready: `API: URL`, `Token: TOKEN`, `Slack signing secret:
-SECRET`, `AWS endpoint: URL`; runs until interrupted (Ctrl-C or SIGTERM). GROUNDPLAN_API_TOKEN
+SECRET`, `AWS endpoint: URL`, `Console: URL`; runs until interrupted (Ctrl-C or SIGTERM). GROUNDPLAN_API_TOKEN
 and GROUNDPLAN_SLACK_SIGNING_SECRET set the token and the secret instead of generated ones.
 Registered as a groundplan command through the `groundplan.commands` entry point."""
 

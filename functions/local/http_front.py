@@ -2,7 +2,9 @@
 each request becomes a REST API proxy event; `Authorization` goes through the TOKEN
 authorizer first (401 `{"message": "Unauthorized"}` when it refuses, as API Gateway answers);
 `POST /slack/interactions` goes to the approval function unauthenticated (it verifies Slack's
-signature itself). The function's proxy response becomes the HTTP response."""
+signature itself); `GET /console` and `GET /console/{asset}` (the web console's static files)
+go to the api function unauthenticated too, as the template's `Auth: NONE` events do. The
+function's proxy response becomes the HTTP response."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 from functions.local.lambdas import Dispatcher
 
 SLACK_PATH = "/slack/interactions"
+CONSOLE_PATH = "/console"
 
 
 def proxy_event(method: str, raw_path: str, headers: dict[str, str], body: bytes,
@@ -107,6 +110,8 @@ class ApiFront:
         route = urlsplit(path).path
         if route == SLACK_PATH and method == "POST":
             target, principal = "approval", None
+        elif method == "GET" and (route == CONSOLE_PATH or route.startswith(CONSOLE_PATH + "/")):
+            target, principal = "api", None
         else:
             principal = self._authorize(headers)
             if principal is None:

@@ -13,7 +13,7 @@ from engine.addrs import (
     Resource,
     ResourceMode,
 )
-from engine.cli.state_addrs import (
+from engine.operations.state_addrs import (
     parse_abs_resource_instance_str,
     parse_provider_source,
     parse_target_str,
