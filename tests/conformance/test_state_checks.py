@@ -59,10 +59,22 @@ def _workdir(base: Path, name: str) -> Path:
 
 
 def _text(out: str) -> str:
-    """Output without colour codes (terraform colours `state list` errors)."""
+    """Output without colour codes (terraform colours `state list` errors), each run of
+    "Refreshing state..." lines sorted: instances refresh in parallel, in either tool in
+    no fixed order."""
     import re
 
-    return re.sub(r"\x1b\[[0-9;]*m", "", out).strip()
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", out).strip().split("\n")
+    out_lines: list[str] = []
+    run: list[str] = []
+    for line in [*lines, ""]:
+        if ": Refreshing state..." in line:
+            run.append(line)
+            continue
+        out_lines.extend(sorted(run))
+        run = []
+        out_lines.append(line)
+    return "\n".join(out_lines[:-1])
 
 
 @pytest.mark.parametrize("command", [("state", "list"), ("plan", "-no-color")])

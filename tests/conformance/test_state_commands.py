@@ -295,6 +295,14 @@ def test_state_mv_matches_terraform(tmp_path: Path, base_state: str, args: list[
     color = request.node.callspec.id.endswith("+color")
     full = ["state", "mv", *([] if color else ["-no-color"]), *args]
     tf, gp = side_by_side(tmp_path, base_state, full)
+    if request.node.callspec.id == "module-to-resource":
+        # terraform takes the module instances under module.m from a Go map, so its error
+        # names module.m or module.m.module.inner, either; groundplan names module.m
+        tf.run.stderr = re.sub(
+            r"Cannot move module\.m\.module\.inner to terraform_data\.x: the target must "
+            r"also\s+be a module\.",
+            "Cannot move module.m to terraform_data.x: the target must also be a module.",
+            tf.run.stderr)
     assert_same(tf, gp, " ".join(full))
 
 
