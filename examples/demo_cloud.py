@@ -99,6 +99,9 @@ def approve_when_asked(cloud: LocalCloud, hook: Webhook, approver: str) -> None:
 def main() -> int:
     hook = Webhook()
     banner("groundplan cloud local: starting the control plane on 127.0.0.1")
+    # Powertools prints each function's metrics as an EMF line on stdout (CloudWatch reads
+    # them on AWS); here they would only interleave with what a person follows
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     with LocalCloud(max_concurrency=8) as cloud:
         for line in cloud.banner():
             say("  " + line)
