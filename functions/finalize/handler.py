@@ -51,6 +51,11 @@ def finalize(event: dict[str, Any]) -> dict[str, Any]:
                                 error=(problems or _cause(error))[:2000] if (problems or error)
                                 else None)
             else:
+                if run.kind == "run":
+                    # before the run reads "applied": whoever sees that status (a drift tick,
+                    # a client) sees the configuration drift detection compares with
+                    ws.update(actions=[type(ws).applied_configuration_version.set(
+                        run.configuration_version), type(ws).applied_run.set(run.id)])
                 runs.transition(run, "applied", "groundplan",
                                 "state written" if written else "no state change")
         elif run.status == "awaiting_approval" and isinstance(error, dict) \
@@ -72,14 +77,10 @@ def finalize(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def _after(run_id: str) -> None:
-    """What follows a run once its locks are released: an applied run's configuration is
-    what drift detection compares with; a drift run that found drift on a workspace that
-    reconciles starts a normal run, which waits for approval."""
+    """What follows a run once its locks are released: a drift run that found drift on a
+    workspace that reconciles starts a normal run, which waits for approval."""
     run = runs.get_run(run_id)
     ws = get_workspace(run.workspace)
-    if run.status == "applied" and run.kind == "run":
-        ws.update(actions=[type(ws).applied_configuration_version.set(
-            run.configuration_version), type(ws).applied_run.set(run.id)])
     if run.kind == "drift" and ws.reconcile and ws.drift_status == "drifted":
         from functions.common.run_service import start_run
         from functions.common.workdir import variables

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import boto3
@@ -84,7 +85,9 @@ def test_aws_resources_through_the_control_plane_store_no_secret(
                           Tagging={"TagSet": [{"Key": "team", "Value": "someone-else"}]})
     s3.delete_bucket(Bucket="e2e-data-bucket")
     # (the local cloud is shared by the e2e files a worker runs: workspaces other files made
-    # may be due as well; only this file's workspace is looked at)
+    # may be due as well; only this file's workspace is looked at). The run reads "applied"
+    # just before the finalizer releases the workspace lock: wait for the lock to go.
+    wait_unlocked(client, "aws")
     tick = cloud.drift_tick()
     started = [t for t in tick["started"] if t["workspace"] == "aws"]
     assert len(started) == 1, tick
@@ -121,3 +124,12 @@ def test_aws_resources_through_the_control_plane_store_no_secret(
         fragments = {secret, secret[:12], secret[-12:]}
         hits = [(where, f) for where, data in stored for f in fragments if f.encode() in data]
         assert hits == [], hits
+
+
+def wait_unlocked(client: RemoteClient, workspace: str, timeout: float = 60) -> None:
+    """Once the workspace has no active run (polling the API)."""
+    deadline = time.monotonic() + timeout
+    while client.workspace(workspace)["active_run"] is not None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{workspace} still has an active run")
+        time.sleep(0.2)
