@@ -9,8 +9,9 @@ implementations of the same interface. Cloud SDKs are imported only inside their
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from engine.backend.base import Backend, StateOptions
@@ -27,12 +28,6 @@ _LOCATIONS = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LOCATIONS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _LOCATIONS)
 
 __all__ = ["Backend", "LocalBackend", "StateOptions", "Storage"]

@@ -8,8 +8,9 @@ object as the `CheckResult`s a plan and a state record.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from engine.checks.state import (
@@ -47,13 +48,7 @@ _LAZY: dict[str, tuple[str, str]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    entry = _LAZY.get(name)
-    if entry is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(entry[0]), entry[1])
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _LAZY)
 
 
 __all__ = [

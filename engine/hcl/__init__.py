@@ -14,7 +14,9 @@ the first file is parsed, which is the first moment it can find anything.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from engine.hcl.context import block_context
@@ -31,15 +33,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engine.hcl' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _LAZY)
 
 
 __all__ = [

@@ -15,8 +15,9 @@ apply out.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from engine.apply.node import NodeResult, merge_results
@@ -75,13 +76,7 @@ _LOCATIONS: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LOCATIONS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _LOCATIONS)
 
 
 __all__ = [

@@ -12,8 +12,9 @@ is destroyed, as Terraform does, with the `local-exec`, `file` and `remote-exec`
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from engine.provisioners.local_exec import LOCAL_EXEC
@@ -37,13 +38,7 @@ _LAZY: dict[str, tuple[str, str]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    entry = _LAZY.get(name)
-    if entry is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(entry[0]), entry[1])
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _LAZY)
 
 
 __all__ = [
