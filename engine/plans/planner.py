@@ -281,7 +281,8 @@ def make_plan(
     ctx = PlanContext(
         config=config, mode=options.mode, refresh=options.refresh, tree=tree,
         registry=registry, hooks=options.hooks, prior=index_state(moved_state),
-        refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved,
+        refreshed=SyncState(moved_state, share=True), force_replace=replace, targets=targets,
+        moved=moved,
         refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed,
         checks=checks)
     tree.checks = None if destroying else checks
@@ -318,7 +319,7 @@ def make_plan(
     # terraform's destroy plan walks the state its pre-destroy refresh produced, so the walk
     # itself sees no drift (and the destroy plan records none)
     plan.drift = [] if destroying else sorted(ctx.drift, key=lambda c: c.addr)
-    result.prior_state = ctx.refreshed.snapshot()
+    result.prior_state = ctx.refreshed.snapshot(share=True)
     result.prior_state.check_results = None  # as terraform: a plan walk starts checks afresh
     plan.output_changes = output_changes(tree, config, prev_state, options.mode,
                                          bool(targets))

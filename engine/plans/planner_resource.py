@@ -105,6 +105,9 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
         if b is None:
             return diags
         by_addr = {e.addr: e for e in all_entries}
+        # an in-process provider has no latency to overlap: its instances are planned
+        # inline, as threads would only add switching under the GIL
+        in_process = b.addr.provider.is_builtin
         expansion_failed = False
         for mi in ctx.module_instances(node.module):
             scope = ctx.tree.scope(mi)
@@ -141,7 +144,7 @@ def plan_resource_node(ctx: PlanContext, node: Node, res: Any | None) -> Diagnos
                 if only is not None and addr not in only:
                     diags.extend(_keep_untargeted(ctx, b, mi, res, key, entry))
                     continue
-                if ctx.instance_pool is None:
+                if ctx.instance_pool is None or in_process:
                     diags.extend(plan_managed(ctx, b, res, mi, key, roots, entry, prev))
                 else:
                     pending.append((len(diags.items), ctx.instance_pool.submit(

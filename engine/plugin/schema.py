@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.plugin.paths import AttributePath, AttrStep, IndexStep
 from engine.values import (
@@ -145,13 +146,18 @@ class Block:
     description: str = ""
     description_kind: str = "plain"
     deprecated: bool = False
+    # derived answers, computed once per block (a schema is never changed once built)
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def implied_type(self) -> ObjectType:
         """The object type of a value decoded from a body of this block (ImpliedType)."""
-        attrs: dict[str, Type] = {n: a.implied_type() for n, a in self.attributes.items()}
-        for n, b in self.block_types.items():
-            attrs[n] = b.implied_type()
-        return ObjectType(attrs)
+        found = self._memo.get("implied")
+        if found is None:
+            attrs: dict[str, Type] = {n: a.implied_type() for n, a in self.attributes.items()}
+            for n, b in self.block_types.items():
+                attrs[n] = b.implied_type()
+            found = self._memo["implied"] = ObjectType(attrs)
+        return found
 
     def spec_type(self) -> ObjectType:
         """As implied_type, but nested attribute objects keep their `optional` markers."""
@@ -162,10 +168,13 @@ class Block:
 
     def contains_sensitive(self) -> bool:
         """Whether any attribute here or in a nested block/attribute object is sensitive."""
-        for a in self.attributes.values():
-            if a.sensitive or (a.nested_type is not None and a.nested_type.contains_sensitive()):
-                return True
-        return any(b.block.contains_sensitive() for b in self.block_types.values())
+        found = self._memo.get("sensitive")
+        if found is None:
+            found = self._memo["sensitive"] = any(
+                a.sensitive or (a.nested_type is not None and a.nested_type.contains_sensitive())
+                for a in self.attributes.values()
+            ) or any(b.block.contains_sensitive() for b in self.block_types.values())
+        return bool(found)
 
     def empty_value(self) -> Value:
         """The value of an empty body: every attribute null, absent single blocks null,
@@ -245,7 +254,8 @@ def sensitive_paths(block: Block, value: Value) -> list[AttributePath]:
     map key or (for sets) the element itself; null and unknown containers are not entered.
     """
     out: list[AttributePath] = []
-    _block_paths(block, value, AttributePath.root(), out)
+    if block.contains_sensitive():
+        _block_paths(block, value, AttributePath.root(), out)
     return out
 
 

@@ -7,7 +7,10 @@ built when a snapshot is taken. A snapshot is a deep copy, so it can be serialis
 walk goes on changing the working state.
 
 Objects handed to `set_current`/`set_deposed` belong to the SyncState from then on (callers
-must not mutate them); objects returned by `current`/`deposed` are copies.
+must not mutate them); objects returned by `current`/`deposed` are copies. A caller that treats
+its objects as immutable (the planner: nothing mutates a prior object in place, refreshes
+replace them) can skip the copies at both ends: `SyncState(state, share=True)` adopts the
+initial objects, and `snapshot(share=True)` hands the working objects out.
 """
 
 from __future__ import annotations
@@ -54,6 +57,10 @@ def copy_object(obj: ResourceInstanceObject) -> ResourceInstanceObject:
     )
 
 
+def _shared(obj: ResourceInstanceObject) -> ResourceInstanceObject:
+    return obj
+
+
 def resource_key(addr: AbsResourceInstance) -> ResourceKey:
     """The state-file resource an instance address belongs to."""
     res = addr.resource
@@ -75,7 +82,7 @@ class _Res:
 class SyncState:
     """A mutable, lock-protected, indexed working copy of a `State`."""
 
-    def __init__(self, initial: State | None = None) -> None:
+    def __init__(self, initial: State | None = None, share: bool = False) -> None:
         self._mu = threading.Lock()
         self._resources: dict[ResourceKey, _Res] = {}
         self._outputs: dict[str, OutputValue] = {}
@@ -84,9 +91,10 @@ class SyncState:
         )
         self._changes = 0
         if initial is not None:
-            self._load(initial)
+            self._load(initial, share)
 
-    def _load(self, state: State) -> None:
+    def _load(self, state: State, share: bool) -> None:
+        copy = _shared if share else copy_object
         self._outputs = dict(state.outputs)
         for rs in state.resources:
             entry = self._resources.setdefault(
@@ -95,8 +103,8 @@ class SyncState:
             for inst in rs.instances:
                 entry.instances[_key_id(inst.index_key)] = ResourceInstance(
                     inst.index_key,
-                    copy_object(inst.current) if inst.current is not None else None,
-                    {k: copy_object(o) for k, o in inst.deposed.items()},
+                    copy(inst.current) if inst.current is not None else None,
+                    {k: copy(o) for k, o in inst.deposed.items()},
                 )
 
     @property
@@ -187,16 +195,18 @@ class SyncState:
             self._changes += 1
 
     # -------------------------------------------------------------------- snapshots
-    def snapshot(self) -> State:
-        """A deep copy of the working state as a `State` (empty instances and resources out)."""
+    def snapshot(self, share: bool = False) -> State:
+        """A deep copy of the working state as a `State` (empty instances and resources out);
+        with `share`, the objects themselves (for a caller that never mutates them)."""
+        copy = _shared if share else copy_object
         with self._mu:
             resources: list[Resource] = []
             for (module, mode, rtype, name), entry in self._resources.items():
                 instances = [
                     ResourceInstance(
                         inst.index_key,
-                        copy_object(inst.current) if inst.current is not None else None,
-                        {k: copy_object(o) for k, o in inst.deposed.items()},
+                        copy(inst.current) if inst.current is not None else None,
+                        {k: copy(o) for k, o in inst.deposed.items()},
                     )
                     for inst in entry.instances.values()
                     if inst.current is not None or inst.deposed

@@ -117,26 +117,25 @@ class Value:
 
         A value with no marks inside is returned as it is (no copy)."""
         v = self.v
-        marks = set(self.marks)
+        found: set[str] | None = None
         if isinstance(v, list):
             items: list[Value] | None = None
             for i, e in enumerate(v):
                 ue, m = e.unmark_deep()
                 if m:
-                    marks |= m
+                    found = set(m) if found is None else found | m
                     if items is None:
                         items = list(v[:i])
                 if items is not None:
                     items.append(ue)
-            if items is None:
-                return (Value(self.type, v) if self.marks else self), frozenset(marks)
-            return Value(self.type, items), frozenset(marks)
-        if isinstance(v, dict):
+            if items is not None:
+                return Value(self.type, items), _union(self.marks, found)
+        elif isinstance(v, dict):
             out: dict[str, Value] | None = None
             for k, e in v.items():
                 ue, m = e.unmark_deep()
                 if m:
-                    marks |= m
+                    found = set(m) if found is None else found | m
                     if out is None:
                         out = {}
                         for k2, e2 in v.items():
@@ -145,10 +144,11 @@ class Value:
                             out[k2] = e2
                 if out is not None:
                     out[k] = ue
-            if out is None:
-                return (Value(self.type, v) if self.marks else self), frozenset(marks)
-            return Value(self.type, out), frozenset(marks)
-        return (Value(self.type, v) if self.marks else self), frozenset(marks)
+            if out is not None:
+                return Value(self.type, out), _union(self.marks, found)
+        if self.marks:
+            return Value(self.type, v), _union(self.marks, found)
+        return self, NO_MARKS
 
     # -- comparison (structural, for tests and set membership) ---------------------------
     def _key(self) -> Any:
@@ -162,7 +162,7 @@ class Value:
         return (self.type, type(v) is bool, v, self.marks)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Value) and self._key() == other._key()
+        return isinstance(other, Value) and _same(self, other)
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -186,6 +186,30 @@ class Value:
         if isinstance(v, dict):
             return list(v.values())
         raise TypeError("elements of a non-collection value")
+
+
+def _union(own: frozenset[str], found: set[str] | None) -> frozenset[str]:
+    return own if not found else own | found
+
+
+def _same(a: Value, b: Value) -> bool:
+    """Structural equality, exactly as comparing `_key()`s, without building the keys."""
+    if a is b:
+        return True
+    if a.marks != b.marks or (a.type is not b.type and a.type != b.type):
+        return False
+    x, y = a.v, b.v
+    if isinstance(x, list):
+        return isinstance(y, list) and len(x) == len(y) and all(
+            _same(p, q) for p, q in zip(x, y))
+    if isinstance(x, dict):
+        return isinstance(y, dict) and len(x) == len(y) and list(x) == list(y) and all(
+            _same(e, y[k]) for k, e in x.items())
+    if x is UNKNOWN or y is UNKNOWN:
+        return x is y
+    if isinstance(y, (list, dict)):
+        return False
+    return (type(x) is bool) == (type(y) is bool) and (x is y or x == y)
 
 
 # ------------------------------------------------------------------------------ constructors
