@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.diags import Diagnostics, error, warning
@@ -303,9 +304,16 @@ def variables(expr: ast.Expr, bound: frozenset[str] = frozenset()) -> list[Trave
     """Every absolute traversal in an expression, in source order, as hcl's `Variables()`:
     names bound by a for-expression inside it, or listed in `bound` (a `dynamic` block's
     iterator), are not included; splat/relative sources are walked."""
+    return list(_variables(expr, bound))
+
+
+@functools.lru_cache(maxsize=16384)
+def _variables(expr: ast.Expr, bound: frozenset[str]) -> tuple[Traversal, ...]:
+    # by identity: a parsed expression is never changed, and each instance of a resource
+    # evaluates the same expressions again
     out: list[Traversal] = []
     _collect_vars(expr, bound, out)
-    return out
+    return tuple(out)
 
 
 def _collect_vars(expr: ast.Expr, bound: frozenset[str], out: list[Traversal]) -> None:

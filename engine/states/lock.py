@@ -34,7 +34,6 @@ import json
 import os
 import random
 import re
-import socket
 import struct
 import threading
 import time
@@ -79,7 +78,7 @@ def _who() -> str:
         user = pwd.getpwuid(os.getuid()).pw_name
     except (ImportError, KeyError):
         user = os.environ.get("USER", "")
-    return f"{user}@{socket.gethostname()}"
+    return f"{user}@{os.uname().nodename}"  # gethostname(), without importing socket
 
 
 # ------------------------------------------------------------------------------ time formats

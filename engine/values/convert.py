@@ -500,9 +500,28 @@ def _map_to_object(have: MapType, want: ObjectType, unsafe: bool) -> Conversion 
 
 
 # ------------------------------------------------------------------------------ public API
+# conversions between primitive types, by (have, want): they depend on nothing else
+_PRIMITIVE_CONVERSIONS: dict[tuple[Type, Type], Conversion] = {}
+
+
 def convert(value: Value, want: Type, *, defaults: bool = True) -> Value:
     """`value` converted to `want` (cty convert.Convert, after applying optional-attribute
     defaults of `want` unless `defaults` is False). Raises ConversionError with cty's message."""
+    have = value.type
+    if isinstance(want, PrimitiveType) and isinstance(have, PrimitiveType):
+        # the common case (a number into a string template, a string attribute): no
+        # defaults or optional attributes to consider, one conversion per pair of types
+        if have is want or have == want:
+            return value
+        pconv = _PRIMITIVE_CONVERSIONS.get((have, want))
+        if pconv is None:
+            pconv = get_conversion(have, want, unsafe=True)
+            if pconv is None:
+                from engine.values.mismatch import mismatch_message
+
+                raise ConversionError(mismatch_message(have, want))
+            _PRIMITIVE_CONVERSIONS[(have, want)] = pconv
+        return pconv(value, ())
     from engine.values.defaults import apply_defaults, has_defaults
 
     if defaults and has_defaults(want):
