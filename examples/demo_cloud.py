@@ -198,6 +198,12 @@ def play(hook: Webhook, work: Path) -> int:
             return 1
         banner("The web console")
         say(f"  {cloud.console_url}  (sign in with the token {cloud.token})")
+        applied = client.request("GET", "/workspaces/demo/runs?operation=apply")["runs"]
+        if applied:
+            say(f"  {cloud.console_url}#/runs/{applied[0]['id']}  the applied run: its plan "
+                "and its apply graph by level")
+        say(f"  {cloud.console_url}#/workspaces/demo/state  the state inspector: resources, "
+            "versions, Restore")
     say("\nThe control-plane demo finished as expected.")
     return 0
 
