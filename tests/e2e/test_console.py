@@ -170,6 +170,8 @@ def test_reject_and_restore_in_the_console(cloud: LocalCloud, client: RemoteClie
     applied = client.start_run("console-ops", cv, auto_apply=True, variables={"secret": SECRET})
     assert wait_status(client, applied["id"], ("applied", "errored"))["status"] == "applied"
     wait = WebDriverWait(browser, 60)
+    shots = shots.parent / "console-ops"  # beside the other test's screenshots, not among them
+    shots.mkdir(exist_ok=True)
     wait.until(_wait_unlocked(client, "console-ops"))
     removed = client.request("POST", "/workspaces/console-ops/state/actions/rm",
                              {"addresses": ["terraform_data.app"]})
@@ -229,3 +231,4 @@ def test_reject_and_restore_in_the_console(cloud: LocalCloud, client: RemoteClie
     restored = client.request("GET", "/audit?workspace=console-ops&action=state.restored")
     assert [e["detail"]["version"] for e in restored["events"]] == [removed["backup_version"]]
     assert SECRET not in browser.page_source
+    assert sorted(p.name for p in shots.iterdir()) == ["run-rejected.png", "state-restored.png"]
