@@ -27,7 +27,8 @@ from urllib.parse import quote
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.cli.remote_client import RemoteClient, RemoteError
-from engine.diags import error
+from engine.cli.state_meta import show_diagnostics
+from engine.diags import Diagnostics, error
 
 FINAL = ("planned_and_finished", "applied", "errored", "discarded", "canceled")
 
@@ -58,6 +59,13 @@ def _client(meta: Meta) -> RemoteClient | None:
 
 
 def _refused(meta: Meta, exc: RemoteError) -> int:
+    """Print a refusal: terraform's own diagnostics when the control plane ran the engine's
+    command and sent them (a refused state edit), else the API's message."""
+    found = exc.details.get("diagnostics")
+    if exc.code == "state_edit_refused" and isinstance(found, list) and found:
+        show_diagnostics(meta, [error(str(d.get("summary") or ""), str(d.get("detail") or ""))
+                                for d in found if isinstance(d, dict)])  # as `state rm|mv`
+        return 1
     meta.ui.diagnostics([error("The control plane refused the request", str(exc))])
     return 1
 
@@ -123,6 +131,8 @@ def _state(meta: Meta, args: list[str]) -> int:
     try:
         if what == "import":
             return _state_import(meta, client, workspace, fs, given)
+        if what == "rm" and not _addresses_parse(meta, given):
+            return 1
         if what in ("mv", "rm"):
             _state_edit(meta, client, workspace, what, given, bool(fs.get("dry-run")))
         elif what == "list":
@@ -139,6 +149,19 @@ def _state(meta: Meta, args: list[str]) -> int:
     except RemoteError as exc:
         return _refused(meta, exc)
     return 0
+
+
+def _addresses_parse(meta: Meta, given: list[str]) -> bool:
+    """Whether every address `state rm` was given parses; else terraform's diagnostics (with
+    their source ranges, which only the parse here has) are printed and nothing is sent."""
+    from engine.operations.state_addrs import parse_target_str
+
+    diags = Diagnostics()
+    for text in given:
+        diags.extend(parse_target_str(text)[1])
+    if diags.has_errors:
+        show_diagnostics(meta, diags)
+    return not diags.has_errors
 
 
 def _state_edit(meta: Meta, client: RemoteClient, workspace: str, what: str,
@@ -158,6 +181,8 @@ def _state_edit(meta: Meta, client: RemoteClient, workspace: str, what: str,
         prefix = "Would remove " if dry_run else "Removed "
         for addr in done["removed"]:
             meta.ui.out(prefix + str(addr))
+        if dry_run and not done["removed"]:
+            meta.ui.out("Would have removed nothing.")
         summary = f"Successfully removed {len(done['removed'])} resource instance(s)."
     if dry_run:
         return

@@ -74,10 +74,7 @@ def run_state_rm(meta: Meta, args: list[str]) -> int:
         if not write_state(meta, mgr, sf):
             return 1
         if not selected:
-            diags.append(error(
-                "Invalid target address",
-                'No matching objects found. To view the available instances, use "terraform '
-                'state list". Please modify the address to reference a specific instance.'))
+            diags.append(error("Invalid target address", state_edit.NOTHING_MATCHED))
             show_diagnostics(meta, diags)
             return 1
         meta.ui.out(f"Successfully removed {len(selected)} resource instance(s).")

@@ -20,13 +20,16 @@ SKIP_SUFFIXES = (".tfstate", ".tfstate.backup", ".tfplan")
 
 
 class RemoteError(Exception):
-    """The API refused a call: HTTP `status`, the error `code` and message."""
+    """The API refused a call: HTTP `status`, the error `code` and message, and the error's
+    `details` (e.g. `diagnostics`: terraform's diagnostics of a refused state edit)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 details: dict[str, Any] | None = None) -> None:
         super().__init__(f"{message} ({code}, HTTP {status})")
         self.status = status
         self.code = code
         self.message = message
+        self.details = details or {}
 
 
 def pack(directory: str) -> bytes:
@@ -66,8 +69,10 @@ class RemoteClient:
             try:
                 doc = json.loads(payload)
                 err = doc.get("error") or {}
+                details = err.get("details")
                 raise RemoteError(exc.code, str(err.get("code") or "error"),
-                                  str(err.get("message") or doc.get("message") or payload))
+                                  str(err.get("message") or doc.get("message") or payload),
+                                  details if isinstance(details, dict) else None)
             except ValueError:
                 raise RemoteError(exc.code, "error", payload.decode(errors="replace")) from None
         if raw:

@@ -63,6 +63,12 @@ class MoveResult:
         return bool(self.refused) or self.diagnostics.has_errors
 
 
+#: terraform's `state rm` error detail ("Invalid target address") when no address selects
+#: anything; nothing is written then
+NOTHING_MATCHED = ('No matching objects found. To view the available instances, use "terraform '
+                   'state list". Please modify the address to reference a specific instance.')
+
+
 @dataclass
 class RemoveResult:
     """What a removal did: the removed (or, dry, selected) instances in terraform's order and

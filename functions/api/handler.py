@@ -19,6 +19,7 @@ from functions.common import (
     artifacts,
     audit,
     console_assets,
+    fanout,
     inspector,
     locks,
     run_service,
@@ -219,6 +220,13 @@ def get_log(run_id: str) -> Response[str]:
     return Response(status_code=200, content_type="text/plain; charset=utf-8", body=data)
 
 
+@app.get("/runs/<run_id>/graph")
+def get_graph(run_id: str) -> Response[str]:
+    _caller()
+    run_service.get_run(run_id)
+    return _json(200, {"nodes": fanout.picture(run_id)})
+
+
 @app.post("/runs/<run_id>/actions/<action>")
 def run_action(run_id: str, action: str) -> Response[str]:
     user = _caller()
@@ -243,6 +251,12 @@ def _asset(name: str) -> Response[str]:
 
 @app.get("/console")
 def console_page() -> Response[str]:
+    path = app.current_event.path
+    slashes = len(path) - len(path.rstrip("/"))
+    if slashes:  # `/console/`: the page's relative asset links need `/console`
+        return Response(status_code=301, content_type="text/plain; charset=utf-8",
+                        body="", headers={**console_assets.HEADERS,
+                                          "Location": "../" * slashes + "console"})
     return _asset("index.html")
 
 

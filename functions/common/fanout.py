@@ -158,3 +158,21 @@ def read_result(run_id: str, index_key: str) -> dict[str, Any]:
 
 def all_nodes(run_id: str) -> list[Node]:
     return sorted(Node.query(run_id, consistent_read=True), key=lambda n: n.address)
+
+
+def picture(run_id: str) -> list[dict[str, Any]]:
+    """The run's apply graph as the fan-out stands: each node (in topological order) with the
+    node ids it waits for, its level (0 for a node that waits for none, else one more than the
+    highest level it waits for) and its status (pending, running, applied, failed, skipped)
+    with when it started and finished. Empty until the apply is prepared."""
+    nodes = sorted(Node.query(run_id, consistent_read=True), key=lambda n: n.address)
+    ids = {n.address: n.node_id for n in nodes}
+    level: dict[str, int] = {}
+    out = []
+    for n in nodes:  # the keys are in topological order: what a node waits for comes first
+        deps = [str(k) for k in n.deps or []]
+        level[n.address] = 1 + max((level.get(d, 0) for d in deps), default=-1)
+        out.append({"id": n.node_id, "depends_on": [ids[d] for d in deps if d in ids],
+                    "level": level[n.address], "status": n.status,
+                    "started_at": n.started_at, "finished_at": n.finished_at})
+    return out

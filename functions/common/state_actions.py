@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from engine.diags import Diagnostics
+from engine.diags import Diagnostics, error
 from engine.operations import state_edit
 from engine.states.edit import copy_state_file
 from engine.states.state import StateFile
@@ -139,9 +139,10 @@ def remove(ws: Workspace, body: dict[str, Any], actor: str, source: str) -> dict
         cur = _read(ws)
         sf = copy_state_file(cur.state_file)
         result = state_edit.remove(sf.state, addresses, dry_run)
-        if result.diagnostics.has_errors or (result.nothing_matched and not dry_run):
-            raise _refused(result.diagnostics, cur.secrets,
-                           "Invalid target address: No matching objects found.")
+        if result.nothing_matched and not dry_run and not result.diagnostics.has_errors:
+            result.diagnostics.append(error("Invalid target address", state_edit.NOTHING_MATCHED))
+        if result.diagnostics.has_errors:
+            raise _refused(result.diagnostics, cur.secrets)
         removed = [str(a) for a in result.removed]
         answer: dict[str, Any] = {"removed": removed, "dry_run": dry_run}
         if not dry_run:

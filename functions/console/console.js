@@ -5,8 +5,11 @@
 // chosen by the location's hash:
 //   #/                               workspaces, their drift status and active run
 //   #/workspaces/NAME                a workspace's runs
-//   #/runs/ID                        a run: status, approval, history, its (redacted) plan
-//   #/workspaces/NAME/state          the state inspector: resources, the state's versions
+//   #/runs/ID                        a run: status, Approve/Reject, its apply graph (each node
+//                                    pending / running / applied / failed / skipped, refreshed
+//                                    while the run goes on), history, its (redacted) plan
+//   #/workspaces/NAME/state          the state inspector: resources, the state's versions, each
+//                                    older version with a Restore button
 //   #/workspaces/NAME/state/ADDRESS  one resource's instances (sensitive values redacted)
 // Everything the API answers is put on the page as text (never as HTML).
 "use strict";
@@ -143,6 +146,37 @@
     return pre;
   }
 
+  // The apply graph by level: level 0 holds the nodes that wait for nothing, level n the
+  // nodes whose furthest dependency is on level n - 1; each node says what it waits for.
+  function graphView(nodes) {
+    if (!nodes.length) {
+      return el("p", { id: "graph-empty", class: "muted",
+                       text: "The apply graph appears here once the apply starts (after approval)." });
+    }
+    const levels = [];
+    for (const node of nodes) {
+      while (levels.length <= node.level) levels.push([]);
+      levels[node.level].push(node);
+    }
+    const counts = {};
+    for (const node of nodes) counts[node.status] = (counts[node.status] || 0) + 1;
+    const summary = Object.keys(counts).sort().map((k) => counts[k] + " " + k).join(", ");
+    return el("div", { id: "graph" }, [
+      el("p", { id: "graph-summary", class: "muted", text: nodes.length + " nodes: " + summary }),
+      el("ol", { class: "graph", "aria-label": "Apply graph, by level" }, levels.map((level, i) =>
+        el("li", { class: "graph-level" }, [
+          el("h3", { text: "Level " + i }),
+          el("ul", {}, level.map((node) =>
+            el("li", { class: "graph-node " + node.status, "data-node": node.id }, [
+              el("code", { text: node.id }), " ", badge(node.status),
+              node.depends_on.length
+                ? el("span", { class: "muted waits", text: "after " + node.depends_on.join(", ") })
+                : null,
+            ]))),
+        ]))),
+    ]);
+  }
+
   // -- views -------------------------------------------------------------------------------
   async function workspacesView() {
     const doc = await api("GET", "/workspaces");
@@ -183,6 +217,7 @@
     const run = await api("GET", "/runs/" + encodeURIComponent(id));
     let plan = null;
     if (run.plan_digest) plan = await api("GET", "/runs/" + encodeURIComponent(id) + "/plan");
+    const graph = await api("GET", "/runs/" + encodeURIComponent(id) + "/graph");
     const changes = run.resource_changes;
     const parts = [
       details([
@@ -203,6 +238,7 @@
         el("button", { type: "button", id: "reject", class: "reject", text: "Reject", onclick: () => decide(id, "reject") }),
       ]));
     }
+    parts.push(el("h2", { text: "Apply graph" }), graphView(graph.nodes));
     parts.push(el("h2", { text: "History" }), table("Status history", ["Status", "At", "By", "Why"],
       run.status_history.map((h) => [h.status, h.at, h.by || "", h.reason || ""])));
     parts.push(el("h2", { text: "Plan" }), plan !== null ? planText(plan) : el("p", { text: "No plan yet." }));
@@ -222,6 +258,22 @@
     }
   }
 
+  async function restore(name, version) {
+    const what = "the version with serial " + version.serial + " (" + version.id + ")";
+    if (!window.confirm("Restore " + what + "? It becomes the current state, as a new version."))
+      return;
+    try {
+      const done = await api("POST", "/workspaces/" + encodeURIComponent(name) + "/state/versions/" +
+        encodeURIComponent(version.id) + "/restore", {});
+      await stateView(name);
+      const notice = el("p", { id: "notice", class: "notice", role: "status",
+        text: "Restored " + what + " as serial " + done.serial + "." });
+      view.insertBefore(notice, view.children[1]);
+    } catch (err) {
+      fail(err);
+    }
+  }
+
   async function stateView(name) {
     const path = "/workspaces/" + encodeURIComponent(name) + "/state/";
     const [doc, history] = await Promise.all([api("GET", path + "resources"),
@@ -236,9 +288,12 @@
       rows.length ? table("Resources in the state", ["Address", "Type", "Provider", "Module", "Instances"], rows)
         : el("p", { text: "The state has no resources." }),
       el("h2", { text: "Versions" }),
-      table("State versions, newest first", ["Serial", "Version", "Written by", "Run", "At"],
+      table("State versions, newest first", ["Serial", "Version", "Written by", "Run", "At", "Action"],
         history.versions.map((v) => [String(v.serial), v.id, v.actor || "", v.run || "",
-                                     v.last_modified])),
+                                     v.last_modified, v.is_latest ? "current" :
+          el("button", { type: "button", class: "restore", text: "Restore",
+                         "aria-label": "Restore the version with serial " + v.serial,
+                         onclick: () => restore(name, v) })])),
     ]);
   }
 

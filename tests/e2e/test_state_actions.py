@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from engine.cli.remote_client import RemoteClient, RemoteError
 from functions.common.settings import settings
 from functions.local.cloud import LocalCloud
+from tests.conformance.harness import run_terraform
 from tests.e2e.conftest import stored_state, wait_status
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -193,3 +195,53 @@ def test_state_mv_and_rm_through_the_control_plane(cloud: LocalCloud, client: Re
     assert len(api.answers) >= 15
     for answer in api.answers:
         assert SECRET not in answer
+
+
+def _wait_unlocked(client: RemoteClient, workspace: str, timeout: float = 60) -> None:
+    """Once the workspace has no active run (a run reads `applied` a moment before its
+    execution releases the workspace lock)."""
+    deadline = time.monotonic() + timeout
+    while client.workspace(workspace)["active_run"] is not None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{workspace} still has an active run")
+        time.sleep(0.2)
+
+
+def test_remote_state_rm_of_nothing_is_terraforms_error(cloud: LocalCloud,
+                                                        client: RemoteClient,
+                                                        tmp_path: Path) -> None:
+    client.request("POST", "/workspaces", {"name": "surgery-none", "approvers": ["local-admin"],
+                                           "drift": {"enabled": False}})
+    cv = client.upload_configuration("surgery-none", str(CONFIGS / "basic"))
+    run = client.start_run("surgery-none", cv, auto_apply=True, variables={"secret": SECRET})
+    run = wait_status(client, run["id"], ("applied", "errored"))
+    assert run["status"] == "applied", run["error"]
+    _wait_unlocked(client, "surgery-none")
+    applied = _state("surgery-none")
+    versions = client.request("GET", "/workspaces/surgery-none/state/versions")["versions"]
+    oracle = tmp_path / "terraform"
+    oracle.mkdir()
+    (oracle / "terraform.tfstate").write_text(json.dumps(applied))
+    cases = (["-no-color", "terraform_data.nothing_here"],
+             ["-no-color", "terraform_data.nothing_here", "module.gone.terraform_data.x[2]"],
+             ["-no-color", "not an address"],
+             ["-dry-run", "terraform_data.nothing_here"])
+    codes = []
+    for args in cases:  # what terraform prints on the same state, byte for byte
+        expected = run_terraform(oracle, "state", "rm", *args)
+        done = _remote_cli(cloud, "rm", "-workspace=surgery-none", *args)
+        assert (done.returncode, done.stdout, done.stderr) == (
+            expected.code, expected.stdout, expected.stderr), args
+        codes.append(done.returncode)
+    assert codes == [1, 1, 1, 0]
+    assert "Error: Invalid target address" in _remote_cli(
+        cloud, "rm", "-workspace=surgery-none", "-no-color", "terraform_data.nothing_here").stderr
+    # nothing written: neither by terraform nor by the control plane (no new version, no
+    # audit event)
+    assert json.loads((oracle / "terraform.tfstate").read_text()) == applied
+    assert sorted(p.name for p in oracle.iterdir()) == ["terraform.tfstate"]
+    assert _state("surgery-none") == applied
+    after = client.request("GET", "/workspaces/surgery-none/state/versions")["versions"]
+    assert [v["id"] for v in after] == [v["id"] for v in versions]
+    events = client.request("GET", "/audit?workspace=surgery-none")["events"]
+    assert [e["action"] for e in events if e["action"].startswith("state.")] == []
