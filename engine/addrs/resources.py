@@ -20,6 +20,8 @@ class ResourceMode(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class ModuleInstanceStep:
+    """One step of a module instance path: `module.NAME` with its instance key."""
+
     name: str
     key: InstanceKey = NO_KEY
 
@@ -105,6 +107,8 @@ class Resource:
 
 @dataclass(frozen=True, slots=True)
 class ResourceInstance:
+    """A resource instance within its module: the resource and its instance key (no module path)."""
+
     resource: Resource
     key: InstanceKey = NO_KEY
 

@@ -67,6 +67,9 @@ from engine.values import Value
 
 @dataclass
 class ApplyOptions:
+    """How an apply runs: parallelism, stop controller, progress hooks, variables and working
+    directory."""
+
     parallelism: int = 10
     stop: StopController | None = None
     hooks: Hooks = NO_HOOKS
@@ -76,6 +79,8 @@ class ApplyOptions:
 
 @dataclass
 class ApplyResult:
+    """What an apply returns: the new state, diagnostics and the module tree after the walk."""
+
     state: State
     diagnostics: Diagnostics
     # the module tree after the walk: its scopes evaluate expressions over the new values

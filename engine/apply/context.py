@@ -67,6 +67,9 @@ class InstanceResult:
 
 @dataclass
 class ApplyContext:
+    """What every node of one apply walk shares: the plan, the walk context, the state recorder,
+    dependencies and the stop signal."""
+
     plan: Plan
     pctx: PlanContext
     manager: Recorder

@@ -76,6 +76,8 @@ def summarize(statuses: Iterable[str]) -> str:
 
 @dataclass(slots=True)
 class _Object:
+    """One checkable object's statuses per rule kind and the failure messages of its rules."""
+
     statuses: dict[str, list[str]]
     messages: dict[tuple[str, int], str] = field(default_factory=dict)
 
@@ -85,6 +87,9 @@ class _Object:
 
 @dataclass(slots=True)
 class _ConfigObject:
+    """One checkable configuration object: its kind, how many rules of each kind it has, and its
+    expanded objects."""
+
     kind: str
     rule_counts: dict[str, int]
     objects: dict[str, _Object] | None = None

@@ -21,6 +21,8 @@ class FlagError(Exception):
 
 @dataclass(slots=True)
 class _Flag:
+    """One command-line flag a command takes: its name, kind and default."""
+
     name: str
     kind: str  # "bool", "string", "int", "multi"
     default: Any

@@ -60,6 +60,9 @@ def truncate_id(value: str, limit: int = MAX_ID_LEN) -> str:
 
 @dataclass(slots=True)
 class _Op:
+    """An operation the progress view has announced: its action, object id, start time, completion.
+    """
+
     action: Action
     id: str | None
     start: float

@@ -18,6 +18,8 @@ CHECK_SCHEMA = BodySchema((), (BlockSchema("data", ("type", "name")), BlockSchem
 
 @dataclass(slots=True)
 class Check:
+    """A `check` block: its name, scoped data source and assertions."""
+
     name: str
     decl_range: Range
     data_resource: Resource | None = None

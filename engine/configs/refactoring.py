@@ -84,6 +84,8 @@ def parse_endpoint(t: Traversal, what: str) -> tuple[Endpoint | None, Diagnostic
 
 @dataclass(slots=True)
 class Moved:
+    """A `moved` block: the endpoints it moves from and to, and where it is declared."""
+
     from_: Endpoint | None
     to: Endpoint | None
     decl_range: Range
@@ -91,6 +93,8 @@ class Moved:
 
 @dataclass(slots=True)
 class Removed:
+    """A `removed` block: what it removes, whether the object is destroyed, and its provisioners."""
+
     from_: Endpoint | None
     decl_range: Range
     destroy: bool = True

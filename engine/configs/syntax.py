@@ -22,18 +22,24 @@ from engine.source import Range
 
 @dataclass(frozen=True, slots=True)
 class AttrSchema:
+    """An attribute a configuration body may contain, and whether it must."""
+
     name: str
     required: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class BlockSchema:
+    """A nested block type a configuration body may contain, with its label names."""
+
     type: str
     labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class BodySchema:
+    """The attributes and block types a configuration body may contain."""
+
     attributes: tuple[AttrSchema, ...] = ()
     blocks: tuple[BlockSchema, ...] = ()
 

@@ -60,6 +60,8 @@ class Version:
 
 @dataclass(frozen=True, slots=True)
 class Clause:
+    """One clause of a version constraint: an operator and a version."""
+
     op: str
     version: Version
 

@@ -20,12 +20,16 @@ from engine.source import Range, SourceFile
 # ---------------------------------------------------------------------------------- traversals
 @dataclass(frozen=True, slots=True)
 class TraverseRoot:
+    """The first step of a traversal: the root name (`var`, `local`, a resource type...)."""
+
     name: str
     range: Range
 
 
 @dataclass(frozen=True, slots=True)
 class TraverseAttr:
+    """An attribute step of a traversal (`.name`)."""
+
     name: str
     range: Range
 
@@ -297,6 +301,8 @@ class ObjectConsKeyExpr(Expr):
 
 @dataclass(slots=True)
 class ObjectConsItem:
+    """One `key = value` item of an object constructor expression."""
+
     key: ObjectConsKeyExpr
     value: Expr
 
@@ -405,6 +411,8 @@ class Body:
 
 @dataclass(frozen=True, slots=True)
 class Comment:
+    """A comment token with its text and source range (kept for `fmt`)."""
+
     text: str
     range: Range
 

@@ -120,6 +120,8 @@ def _is_newline(tok: FTok) -> bool:
 
 @dataclass(slots=True)
 class _Line:
+    """One line of a body as the formatter aligns it: leading tokens, assignment and comment."""
+
     lead: list[FTok]
     assign: list[FTok] | None = None
     comment: list[FTok] | None = None

@@ -33,6 +33,9 @@ def _child_flag(flag: Any, key: Any) -> Any:
 
 @dataclass(slots=True)
 class Change:
+    """One value's change as the human renderer walks it: before/after and their unknown and
+    sensitive markers (terraform's JSON plan shapes)."""
+
     before: Any = None
     after: Any = None
     unknown: Any = False

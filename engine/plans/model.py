@@ -107,6 +107,8 @@ class ResourceInstanceChange:
 
 @dataclass(slots=True)
 class OutputChange:
+    """A root output's planned change: its action, values before and after, sensitivity."""
+
     name: str
     action: Action
     before: Value

@@ -89,6 +89,9 @@ class PlanOptions:
 
 @dataclass
 class PlanResult:
+    """What make_plan returns: the plan, the refreshed prior state, the state before the run,
+    diagnostics and the module tree."""
+
     plan: Plan
     prior_state: State
     prev_run_state: State

@@ -25,6 +25,9 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 @dataclass(frozen=True, slots=True)
 class Opts:
+    """Rendering switches passed down a value's diff (renderer options of terraform's jsonformat).
+    """
+
     override_null_suffix: bool = False
     override_forces_replacement: bool = False
     forbid_forces_replacement: bool = False

@@ -78,6 +78,8 @@ class Deferred:
 # --------------------------------------------------------------------------------- schema
 @dataclass(slots=True)
 class GetProviderSchemaResponse:
+    """The response of the provider's GetProviderSchema call."""
+
     provider: Schema = field(default_factory=Schema)
     provider_meta: Schema = field(default_factory=Schema)
     resource_types: dict[str, Schema] = field(default_factory=dict)
@@ -89,17 +91,23 @@ class GetProviderSchemaResponse:
 # ------------------------------------------------------------------------------- validate
 @dataclass(slots=True)
 class ValidateProviderConfigRequest:
+    """The request of the provider's ValidateProviderConfig call."""
+
     config: Value
 
 
 @dataclass(slots=True)
 class ValidateProviderConfigResponse:
+    """The response of the provider's ValidateProviderConfig call."""
+
     prepared_config: Value = NULL_DYNAMIC
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
 
 @dataclass(slots=True)
 class ValidateResourceConfigRequest:
+    """The request of the provider's ValidateResourceConfig call."""
+
     type_name: str
     config: Value
     client_capabilities: ClientCapabilities = field(default_factory=ClientCapabilities)
@@ -107,17 +115,23 @@ class ValidateResourceConfigRequest:
 
 @dataclass(slots=True)
 class ValidateResourceConfigResponse:
+    """The response of the provider's ValidateResourceConfig call."""
+
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
 
 @dataclass(slots=True)
 class ValidateDataResourceConfigRequest:
+    """The request of the provider's ValidateDataResourceConfig call."""
+
     type_name: str
     config: Value
 
 
 @dataclass(slots=True)
 class ValidateDataResourceConfigResponse:
+    """The response of the provider's ValidateDataResourceConfig call."""
+
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
 
@@ -136,6 +150,8 @@ class UpgradeResourceStateRequest:
 
 @dataclass(slots=True)
 class UpgradeResourceStateResponse:
+    """The response of the provider's UpgradeResourceState call."""
+
     upgraded_state: Value = NULL_DYNAMIC
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
@@ -143,6 +159,8 @@ class UpgradeResourceStateResponse:
 # ------------------------------------------------------------------------------ configure
 @dataclass(slots=True)
 class ConfigureProviderRequest:
+    """The request of the provider's ConfigureProvider call."""
+
     terraform_version: str
     config: Value
     client_capabilities: ClientCapabilities = field(default_factory=ClientCapabilities)
@@ -150,12 +168,16 @@ class ConfigureProviderRequest:
 
 @dataclass(slots=True)
 class ConfigureProviderResponse:
+    """The response of the provider's ConfigureProvider call."""
+
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
 
 # ------------------------------------------------------------------------------ resources
 @dataclass(slots=True)
 class ReadResourceRequest:
+    """The request of the provider's ReadResource call."""
+
     type_name: str
     prior_state: Value
     private: bytes = b""
@@ -189,6 +211,8 @@ class PlanResourceChangeRequest:
 
 @dataclass(slots=True)
 class PlanResourceChangeResponse:
+    """The response of the provider's PlanResourceChange call."""
+
     planned_state: Value = NULL_DYNAMIC
     requires_replace: list[AttributePath] = field(default_factory=list)
     planned_private: bytes = b""
@@ -199,6 +223,8 @@ class PlanResourceChangeResponse:
 
 @dataclass(slots=True)
 class ApplyResourceChangeRequest:
+    """The request of the provider's ApplyResourceChange call."""
+
     type_name: str
     prior_state: Value
     planned_state: Value
@@ -209,6 +235,8 @@ class ApplyResourceChangeRequest:
 
 @dataclass(slots=True)
 class ApplyResourceChangeResponse:
+    """The response of the provider's ApplyResourceChange call."""
+
     new_state: Value = NULL_DYNAMIC
     private: bytes = b""
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
@@ -217,6 +245,8 @@ class ApplyResourceChangeResponse:
 
 @dataclass(slots=True)
 class ImportResourceStateRequest:
+    """The request of the provider's ImportResourceState call."""
+
     type_name: str
     id: str
     client_capabilities: ClientCapabilities = field(default_factory=ClientCapabilities)
@@ -224,6 +254,8 @@ class ImportResourceStateRequest:
 
 @dataclass(frozen=True, slots=True)
 class ImportedResource:
+    """One object an ImportResourceState call returns: its type, state and private data."""
+
     type_name: str
     state: Value
     private: bytes = b""
@@ -231,6 +263,8 @@ class ImportedResource:
 
 @dataclass(slots=True)
 class ImportResourceStateResponse:
+    """The response of the provider's ImportResourceState call."""
+
     imported_resources: list[ImportedResource] = field(default_factory=list)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     deferred: Deferred | None = None
@@ -250,6 +284,8 @@ class MoveResourceStateRequest:
 
 @dataclass(slots=True)
 class MoveResourceStateResponse:
+    """The response of the provider's MoveResourceState call."""
+
     target_state: Value = NULL_DYNAMIC
     target_private: bytes = b""
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
@@ -258,6 +294,8 @@ class MoveResourceStateResponse:
 # --------------------------------------------------------------------------- data sources
 @dataclass(slots=True)
 class ReadDataSourceRequest:
+    """The request of the provider's ReadDataSource call."""
+
     type_name: str
     config: Value
     provider_meta: Value = NULL_DYNAMIC
@@ -266,6 +304,8 @@ class ReadDataSourceRequest:
 
 @dataclass(slots=True)
 class ReadDataSourceResponse:
+    """The response of the provider's ReadDataSource call."""
+
     state: Value = NULL_DYNAMIC
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     deferred: Deferred | None = None

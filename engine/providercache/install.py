@@ -55,6 +55,9 @@ class Requirement:
 
 @dataclass(slots=True)
 class Result:
+    """The outcome of installing providers: the new locks, diagnostics and the providers left
+    incomplete."""
+
     locks: Locks
     diags: Diagnostics
     incomplete: list[ProviderAddr] = field(default_factory=list)

@@ -77,6 +77,9 @@ class Resource:
 
 @dataclass(slots=True)
 class CheckObjectResult:
+    """A check status of one object of a checkable configuration object, with its failure messages.
+    """
+
     object_addr: str
     status: str
     failure_messages: list[str] = field(default_factory=list)
@@ -112,6 +115,9 @@ class State:
 
 @dataclass(slots=True)
 class StateFile:
+    """A state with the file-level metadata terraform keeps beside it: lineage, serial and version.
+    """
+
     state: State
     lineage: str = field(default_factory=new_lineage)
     serial: int = 0

@@ -74,6 +74,9 @@ def _key_id(key: InstanceKey) -> _KeyId:
 
 @dataclass(slots=True)
 class _Res:
+    """One state-file resource in the working state: its provider, each-mode and instances by key.
+    """
+
     provider: str
     each: str = ""
     instances: dict[_KeyId, ResourceInstance] = field(default_factory=dict)

@@ -36,6 +36,8 @@ _CONDITION_SUMMARIES = {
 
 @dataclass(frozen=True, slots=True)
 class Origin:
+    """What an `expect_failures` entry names: its kind and name as written."""
+
     kind: str  # var | output | resource | check
     name: str  # as expect_failures writes it: var.x, output.y, type.name, check.c
 

@@ -70,6 +70,8 @@ class RunResult:
 
 @dataclass
 class FileResult:
+    """The result of one test file: its status, its runs' results and its diagnostics."""
+
     file: TestFile
     status: int = PENDING
     runs: list[RunResult] = field(default_factory=list)
@@ -91,6 +93,8 @@ class SuiteContext:
 
 @dataclass
 class _StateEntry:
+    """A state a test file keeps between runs, with the run and configuration that made it."""
+
     state: State
     run: RunResult | None = None
     rc: RunConfig | None = None

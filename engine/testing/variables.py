@@ -28,6 +28,9 @@ UNKNOWN_RUN_DETAIL = (
 
 @dataclass
 class RunVariables:
+    """The variable values of one test run: for the configuration, and those only the test file
+    uses."""
+
     values: dict[str, Value]
     test_only: dict[str, Value] = field(default_factory=dict)
 

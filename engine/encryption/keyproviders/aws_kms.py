@@ -28,6 +28,8 @@ KEY_SPECS = {"AES_256": 32, "AES_128": 16}
 
 @dataclass
 class AssumeRole:
+    """The `assume_role` settings of the aws_kms key provider (STS AssumeRole parameters)."""
+
     role_arn: str
     session_name: str = ""
     external_id: str = ""

@@ -32,6 +32,8 @@ _SIMPLE = {"a": "\\x07", "f": "\\x0c", "t": "\\t", "n": "\\n", "r": "\\r", "v": 
 
 @dataclass
 class _Frame:
+    """One open group while translating an RE2 pattern: its flags and whether it captures."""
+
     flags: set[str]
     capture: bool
 

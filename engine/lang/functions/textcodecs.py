@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class TextEncoding:
+    """A character encoding textencodebase64/textdecodebase64 accept: its name, Python codec and
+    byte-order mark."""
+
     name: str
     codec: str
     bom: bytes = b""
