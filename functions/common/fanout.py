@@ -189,12 +189,12 @@ def result_key(run_id: str, index_key: str) -> str:
     return artifacts.run_key(run_id, f"nodes/{index_key}.result.json")
 
 
-#: (run id, node key) -> an applied node's result document, the most recent few thousand:
+#: (run id, node key) -> an applied node's result document, the most recent 5,000:
 #: a warm function reads each dependency's result from S3 once (an applied node's result
 #: never changes).
 _applied: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 _applied_mu = threading.Lock()
-_APPLIED_KEPT = 20_000
+_APPLIED_KEPT = 5_000
 
 
 def remember(run_id: str, index_key: str, doc: dict[str, Any]) -> None:
