@@ -1,11 +1,11 @@
 """The apply fan-out's bookkeeping: one `Node` item per graph node of a run's plan.
 
 `prepare` writes the nodes (index, node id, how many dependencies remain, dependents) in a
-topological order (`schedule`); the Map state's items are those indices, so a node's wait step parks a task
-token (`park`) and is released (`SendTaskSuccess`) by whoever sees both that token and zero
-remaining dependencies first: the wait step itself or the last dependency to finish
-(`finish`). Each of those is one atomic update that returns the item, and only the later of
-the two sees both the token and no dependency left, so exactly one of them sends the token.
+topological order (`schedule`); the Map state's items are those indices, so a node's wait
+step parks a task token (`park`) and is released (`SendTaskSuccess`) by the wait step itself
+or by the last dependency to finish (`finish`), whichever comes later: each is one atomic
+update that returns the item, and only the later one sees both the token and no dependency
+left, so exactly one of them sends the token.
 A node whose dependency failed or was skipped is released with `skip` and skips its own
 dependents in turn. Because items are in topological order, the Map's concurrency slots
 always hold a runnable node: no wait can starve the nodes it waits for.
