@@ -16,6 +16,11 @@ node tasks read from S3 per node (plan file once per warm function + dependency 
 
     .venv/bin/python benchmarks/control_plane.py                 # 500 nodes, C = 40
     .venv/bin/python benchmarks/control_plane.py --nodes 100 --concurrency 20
+    .venv/bin/python benchmarks/control_plane.py --chain 10 --latency 0.1 --no-local
+
+`--chain N` applies a chain of N nodes instead (each waits for the one before it, every
+node `--latency` seconds): the makespan less the critical path, per node, is what one level
+of the graph costs the fan-out beyond its provider's own time.
 """
 
 from __future__ import annotations
@@ -55,6 +60,11 @@ def graph(n: int, seed: int) -> tuple[dict[str, list[str]], dict[str, float]]:
     return deps, durations
 
 
+def chain(n: int, latency: float) -> tuple[dict[str, list[str]], dict[str, float]]:
+    deps = {f"n{i}": ([f"n{i - 1}"] if i else []) for i in range(n)}
+    return deps, {name: latency for name in deps}
+
+
 def config(deps: dict[str, list[str]], durations: dict[str, float]) -> str:
     out = ['terraform {\n  required_providers {\n    time = { source = "hashicorp/time" }\n  }\n}\n']
     for name, ds in deps.items():
@@ -91,9 +101,13 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=40)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-local", action="store_true", help="skip the local walker")
+    ap.add_argument("--chain", type=int, default=0, help="a chain of N nodes instead")
+    ap.add_argument("--latency", type=float, default=0.1, help="each chain node's latency")
     args = ap.parse_args()
     py = sys.executable
-    deps, durations = graph(args.nodes, args.seed)
+    deps, durations = (chain(args.chain, args.latency) if args.chain
+                       else graph(args.nodes, args.seed))
+    args.nodes = len(deps)
     work = Path(tempfile.mkdtemp(prefix="groundplan-bench-cp-"))
     mirror = work / "mirror"
     subprocess.run([py, "-m", "engine.plugin.sdk.package", str(mirror), "time"], cwd=ROOT,
@@ -148,6 +162,8 @@ def main() -> int:
     print(f"state machine fan-out: makespan {makespan:.1f} s = {makespan / bound:.2f}x the "
           f"lower bound (goal <= 1.3x); whole apply incl. prepare/finalize {whole:.1f} s")
     print(f"S3 bytes read per node: {per_node:,.0f}")
+    if args.chain:
+        print(f"per level beyond the provider's latency: {(makespan - cp) / args.chain:.3f} s")
     if not args.no_local:
         local = work / "local"
         local.mkdir()

@@ -10,20 +10,42 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from functions.common import applying, fanout, runs
+from functions.common.models import Run, Workspace
 from functions.common.powertools import observability
 from functions.common.workspaces import get as get_workspace
 
 logger, tracer, metrics = observability("groundplan-apply-node")
 
 
+#: run id -> (the run, its workspace) as the first node task of the run in this warm function
+#: read them: what an apply reads of them (configuration version, variables, approved digest,
+#: credentials) is fixed once the run is approved, which is before any node task starts.
+_approved: OrderedDict[str, tuple[Run, Workspace]] = OrderedDict()
+_approved_mu = threading.Lock()
+
+
+def _run_and_workspace(run_id: str) -> tuple[Run, Workspace]:
+    with _approved_mu:
+        found = _approved.get(run_id)
+    if found is None:
+        run = runs.get_run(run_id)
+        found = (run, get_workspace(run.workspace))
+        with _approved_mu:
+            _approved[run_id] = found
+            while len(_approved) > 16:
+                _approved.popitem(last=False)
+    return found
+
+
 def _apply(run_id: str, index: int) -> dict[str, Any]:
-    run = runs.get_run(run_id)
-    ws = get_workspace(run.workspace)
-    node = fanout.get(run_id, index)
-    if not fanout.claim(node):
+    run, ws = _run_and_workspace(run_id)
+    node, claimed = fanout.claim(run_id, index)
+    if not claimed:
         logger.info("node already applied", extra={"run_id": run_id, "node": node.node_id})
         return {"status": node.status}
     try:

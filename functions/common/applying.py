@@ -135,6 +135,7 @@ def apply_one(run: Run, ws: Workspace, node: Node) -> dict[str, Any]:
     fanout.write_result(run.id, node.address, doc)
     if not result.success:
         raise NodeFailed(_text(result.diagnostics))
+    fanout.remember(run.id, node.address, doc)
     return doc
 
 

@@ -210,7 +210,6 @@ class Node(Model):
     remaining = NumberAttribute(default=0)
     dependents = ListAttribute(of=UnicodeAttribute, default=list)
     token = UnicodeAttribute(null=True)
-    released = BooleanAttribute(default=False)
     skip = BooleanAttribute(default=False)
     status = UnicodeAttribute(default="pending")
     error = UnicodeAttribute(null=True)

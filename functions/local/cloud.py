@@ -17,6 +17,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from types import TracebackType
 
+from functions.local import moto_speedups
 from functions.local.http_front import ApiFront
 from functions.local.lambdas import Dispatcher, install
 
@@ -103,6 +104,7 @@ class LocalCloud:
         aws.reset_clients()
         models.bind_models()
         install(self.dispatcher)
+        moto_speedups.install()
         from functions.local.provision import provision
 
         cfg = settings.settings()

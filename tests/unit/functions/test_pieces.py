@@ -103,6 +103,20 @@ def test_fanout_order_puts_every_node_after_its_dependencies() -> None:
         fanout.topological({"x": ["y"], "y": ["x"]})
 
 
+def test_fanout_map_takes_nodes_by_level_and_longest_chain_after_them_first() -> None:
+    graph = {"c": ["a", "b"], "b": ["a"], "a": [], "d": [], "e": ["d", "c"], "f": ["d"]}
+    # level 0: a (a-b-c-e after it) before d (d-e); level 1: b (b-c-e) before f; then c, e
+    assert fanout.schedule(graph) == ["a", "d", "b", "f", "c", "e"]
+
+
+def test_fanout_releases_a_node_on_its_direct_dependencies_only() -> None:
+    # the engine lists every node waited for, directly or not
+    graph = {"a": [], "b": ["a"], "c": ["a", "b"], "d": [], "e": ["a", "b", "c", "d"],
+             "f": ["a", "d"]}
+    assert fanout.direct(graph) == {"a": [], "b": ["a"], "c": ["b"], "d": [],
+                                    "e": ["c", "d"], "f": ["a", "d"]}
+
+
 @pytest.fixture()
 def tables() -> Iterator[None]:
     from functions.common.models import MODELS, bind_models
