@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.cli.meta import Meta
 from engine.cli.session import Session
+from engine.diags import Diagnostic, warning
 from engine.operations import PlanRequest, plan
 from engine.plans.model import PlanMode
 
@@ -43,6 +44,16 @@ class OpArgs:
     out: str = ""
     detailed_exitcode: bool = False
     auto_approve: bool = False
+    state_flag: bool = False  # the deprecated -state was given
+    state_out: str = ""  # -state-out, named after an apply
+
+
+def deprecated_state_warning() -> Diagnostic:
+    """What terraform 1.11 warns before an operation given `-state`."""
+    return warning(
+        "Deprecated flag: -state",
+        "Use `path` attribute within the `local` backend instead:\n"
+        "https://developer.hashicorp.com/terraform/language/v1.10.x/settings/backends/local#path")
 
 
 def go_quote(text: str) -> str:
@@ -68,6 +79,8 @@ def run_plan_command(meta: Meta, args: OpArgs) -> int:
     if session.json is not None:
         session.json.version()
     try:
+        if args.state_flag:
+            session.diagnostics([deprecated_state_warning()])
         result = plan(session.request(PlanRequest, out=args.out, **plan_fields(session, args)))
         if not result.success:
             return 1

@@ -30,7 +30,7 @@ from engine.operations.prepare import (
 )
 from engine.operations.requests import ApplyRequest
 from engine.operations.results import ApplyResult
-from engine.operations.running import registry_for, stop_requested, walking
+from engine.operations.running import registry_for, stop_requested, walking, with_parallelism
 from engine.operations.state import locked_state
 from engine.plans.model import Plan, PlanMode
 from engine.plans.planfile import PlanFile, read_planfile
@@ -62,6 +62,10 @@ def apply(request: ApplyRequest) -> ApplyResult:
     """Apply the saved plan `request.plan_file`, or plan and (once approved) apply; see the
     module docstring. The result's `state` is the state written."""
     result = ApplyResult()
+    request, diags = with_parallelism(request)
+    if diags.has_errors:
+        _show(request, result, diags)
+        return result
     with registry_for(request) as registry:
         if request.plan_file is not None:
             _apply_saved(request, registry, request.plan_file, result)

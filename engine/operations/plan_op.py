@@ -26,7 +26,7 @@ from engine.operations.prepare import (
 )
 from engine.operations.requests import PlanRequest
 from engine.operations.results import PlanResult
-from engine.operations.running import registry_for, stop_requested, walking
+from engine.operations.running import registry_for, stop_requested, walking, with_parallelism
 from engine.operations.state import locked_state
 from engine.plans.model import Action
 from engine.plans.planfile import write_planfile
@@ -40,6 +40,10 @@ def plan(request: PlanRequest) -> PlanResult:
     docstring); nothing is changed but the saved plan file (`request.out`)."""
     result = PlanResult()
     view = request.view
+    request, diags = with_parallelism(request)
+    if diags.has_errors:
+        _show(request, result.diagnostics, diags)
+        return result
     with registry_for(request) as registry:
         inputs = load_inputs(request, registry, result.diagnostics)
         if inputs is None:
