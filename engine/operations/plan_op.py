@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from engine.configs.variable_values import recorded_variables
 from engine.diags import Diagnostics
 from engine.operations.planfiles import config_snapshot, read_lock_file, with_base
 from engine.operations.prepare import (
@@ -105,7 +106,8 @@ def plan_locked(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs
         working_dir=request.working_dir, timestamp=request.timestamp)
     with walking(request):
         planned = make_plan(inputs.config, base, registry, options)
-    planned.plan.variables = dict(inputs.given)
+    planned.plan.variables, planned.plan.apply_time_variables = recorded_variables(
+        inputs.config.module, inputs.given)
     result.plan = planned.plan
     result.base = base
     result.refreshed = planned.prior_state
