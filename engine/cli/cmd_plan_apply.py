@@ -73,11 +73,13 @@ def _op_args(meta: Meta, fs: FlagSet, command: str) -> OpArgs | None:
         else False,
         auto_approve=bool(fs.get("auto-approve")) if "auto-approve" in fs.flags else False,
         state_flag=bool(fs.get("state")), state_out=str(fs.get("state-out") or ""),
+        generate_config_out=str(fs.get("generate-config-out") or "")
+        if "generate-config-out" in fs.flags else "",
     )
 
 
 def run_plan(meta: Meta, args: list[str]) -> int:
-    fs = _operation_flags().boolean("detailed-exitcode").text("out")
+    fs = _operation_flags().boolean("detailed-exitcode").text("out").text("generate-config-out")
     rest = meta.parse_flags("plan", fs, args)
     if rest is None:
         return 1

@@ -85,6 +85,10 @@ class PlanOptions:
     hooks: Hooks = NO_HOOKS
     working_dir: str | None = None
     timestamp: str | None = None
+    # `-generate-config-out`: root import targets without configuration get generated
+    # configuration (engine.plans.genconfig) instead of "Configuration for import target
+    # does not exist"
+    generate_config: bool = False
 
 
 @dataclass
@@ -308,7 +312,7 @@ def make_plan(
         return result
     diags.extend(move_diags)
     if not res.interrupted:
-        diags.extend(imports.missing_targets())
+        diags.extend(imports.missing_targets(options.generate_config))
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
     if options.mode is not PlanMode.REFRESH_ONLY:
         from engine.plans.moves_removed import forget_warning
