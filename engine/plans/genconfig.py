@@ -3,9 +3,9 @@ as terraform's genconfig writes it.
 
 `resource_config(type, name, provider_line, block, value)` is the `resource` block for one
 imported object: every attribute the schema lets configuration set (required or optional;
-computed-only ones are left out), in name order, with the imported value (`null` for
-none, `null # sensitive` for a sensitive one, `jsonencode(...)` for a string that holds a
-JSON object or array); nested blocks in name order, one per element (a map's with its key
+computed-only ones and the legacy SDKs' computed `id` are left out), in name order, with the
+imported value (`null` for none or for an optional empty string, `null # sensitive` for a
+sensitive one, `jsonencode(...)` for a string that holds a JSON object or array); nested blocks in name order, one per element (a map's with its key
 as label, an empty or null one left out); the text formatted as `terraform fmt` formats it.
 `file_text(entries)` is the whole file: terraform's header, then each block after a
 `# __generated__ by Terraform from "ID"` line.
@@ -59,13 +59,15 @@ def _body(block: Block, value: Value, indent: int, lines: list[str]) -> None:
     pad = " " * indent
     for name in sorted(block.attributes):
         a = block.attributes[name]
-        if not (a.required or a.optional):
-            continue
+        if not (a.required or a.optional) or (name == "id" and a.computed):
+            continue  # the legacy SDKs' optional and computed `id` is never configured
         val = _attr(value, name)
         if a.sensitive or (val is not None and val.is_sensitive):
             lines.append(f"{pad}{name} = null # sensitive")
             continue
         plain = None if val is None else val.unmark_deep()[0]
+        if plain is not None and not a.required and plain.type == STRING and plain.v == "":
+            plain = None  # as terraform: an optional empty string is written as null
         lines.append(f"{pad}{name} = {_expression(plain, indent)}")
     for name in sorted(block.block_types):
         nb = block.block_types[name]

@@ -45,7 +45,15 @@ def _norm(text: str) -> str:
     at = [i for i, line in enumerate(lines) if any(m in line for m in marks)]
     for i, line in zip(at, sorted(lines[i] for i in at), strict=True):
         lines[i] = line
-    return "\n".join(lines)
+    return "\n".join(lines).replace(EXPERIMENTAL, "")
+
+
+# terraform 1.11 itself leaves this warning out now and then (about one run in six here), so
+# it is compared apart: groundplan gives it once whenever it generated configuration
+EXPERIMENTAL = (
+    "\nWarning: Config generation is experimental\n\nGenerating configuration during import "
+    "is currently experimental, and the\ngenerated configuration format may change in future "
+    "versions.\n")
 
 
 def _files(root: Path) -> dict[str, object]:
@@ -89,6 +97,9 @@ def _steps(tmp_path: Path, steps: list[list[str]]) -> None:
         assert (gp.code, _norm(gp.stdout), _norm(gp.stderr)) == (
             tf.code, _norm(tf.stdout), _norm(tf.stderr)), " ".join(args)
         assert _files(gp_dir) == _files(tf_dir), " ".join(args)
+        generated = args[0] == "plan" and gp.code == 0 and "(config will be generated)" in \
+            gp.stdout
+        assert gp.stdout.count(EXPERIMENTAL) == (1 if generated else 0), " ".join(args)
     assert _resources(gp_dir) == _resources(tf_dir)
 
 
