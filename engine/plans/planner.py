@@ -269,6 +269,15 @@ def make_plan(
         diags.extend(excluded)
         plan.errored = True
         return result
+    if moved and options.mode is not PlanMode.DESTROY:
+        from engine.plans.moves_cross_type import unsupported_moves
+
+        providers = {e.addr: e.provider for e in index_state(moved_state).values()}
+        crossing = unsupported_moves(config, registry, moved, move_results.ranges, providers)
+        if crossing.has_errors:
+            diags.extend(crossing)
+            plan.errored = True
+            return result
     steps = plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY)
     at = next((i + 1 for i, st in enumerate(steps) if isinstance(st, ReferencesStep)), 1)
     steps.insert(at, ImportReferencesStep())
@@ -286,6 +295,7 @@ def make_plan(
         config=config, mode=options.mode, refresh=options.refresh, tree=tree,
         registry=registry, hooks=options.hooks, prior=index_state(moved_state),
         refreshed=SyncState(moved_state), force_replace=replace, targets=targets, moved=moved,
+        move_ranges=dict(move_results.ranges),
         refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed,
         checks=checks)
     tree.checks = None if destroying else checks
