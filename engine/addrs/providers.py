@@ -88,4 +88,13 @@ def parse_abs_provider_config(text: str) -> AbsProviderConfig:
         raise AddressSyntaxError(f"Invalid provider configuration address {text!r}.")
     names = tuple(p for p in m.group(1).split(".") if p and p != "module")
     module = Module(names) if names else ROOT_MODULE
-    return AbsProviderConfig(module, parse_provider_source(m.group(2)), m.group(3))
+    return AbsProviderConfig(module, _state_provider(m.group(2)), m.group(3))
+
+
+def _state_provider(text: str) -> Provider:
+    """A provider source as state files name it: also terraform's legacy namespace ("-"),
+    which states upgraded from before v0.13 use (`registry.terraform.io/-/aws`)."""
+    parts = text.split("/")
+    if len(parts) == 3 and parts[1] == "-" and _PART.match(parts[2].lower()):
+        return Provider(parts[0].lower(), "-", parts[2].lower())
+    return parse_provider_source(text)

@@ -291,6 +291,9 @@ def prepare_apply(
     diags = Diagnostics()
     cwd = options.working_dir or config.module.source_dir or os.getcwd()
     values = dict(plan.variables) if plan.variables else dict(options.variables)
+    for name in plan.apply_time_variables:  # never in the plan: given again to apply
+        if name in options.variables:
+            values[name] = options.variables[name]
     root, more = root_instance(config, values, cwd)
     diags.extend(more)
     if diags.has_errors:

@@ -29,7 +29,7 @@ from engine.operations import ImportRequest, import_resource
 SUCCESS = (
     "[reset][green]\nImport successful!\n\n"
     "The resources that were imported are shown above. These resources are now in\n"
-    "your Terraform state and will henceforth be managed by Terraform.\n"
+    "your Terraform state and will henceforth be managed by Terraform.\n\n"
 )
 USAGE_HINT = "\nFor more help on using this command, run:\n  terraform import -help"
 
@@ -40,6 +40,7 @@ def _flags() -> FlagSet:
     fs.boolean("input", True).boolean("lock", True).text("lock-timeout", "0s")
     fs.integer("parallelism", 10).boolean("allow-missing-config").text("config", ".")
     fs.boolean("ignore-remote-version")
+    fs.text("state").text("state-out").text("backup")  # legacy, for the local backend
     return fs
 
 
@@ -84,10 +85,12 @@ def run_import(meta: Meta, args: list[str]) -> int:
             "A managed resource address is required. Importing into a data resource is not "
             "allowed.")])
         return 1
+    meta.override_local_state(fs)
     session = Session(meta, False, "import")
     try:
         result = import_resource(session.request(
             ImportRequest, config_dir=str(fs.get("config")), address=rest[0],
+            parallelism=int(fs.get("parallelism")),
             import_id=rest[1], lock=bool(fs.get("lock")), lock_timeout=timeout,
             variables=[(n, v) for n, v in fs.ordered if n in ("var", "var-file")],
             ask_variable=meta.ask_variable if fs.get("input") else None))

@@ -136,6 +136,19 @@ def _install_providers(
     return None if separated or len(diags) else True
 
 
+def _legacy_providers(meta: Meta) -> Diagnostics:
+    """The state's providers in terraform's legacy namespace, refused before any provider
+    is installed, as terraform's init refuses them (a state it cannot read is left to the
+    commands that read it)."""
+    from engine.operations.lock_file import legacy_provider_errors
+
+    storage, diags = meta.state_storage()
+    if storage is None or diags.has_errors:
+        return Diagnostics()
+    sf, diags = storage.read()
+    return legacy_provider_errors(sf.state if sf is not None and not diags.has_errors else None)
+
+
 def _init_backend(meta: Meta, fs: FlagSet, root: Module | None) -> bool:
     """The backend step (engine.cli.init_backend); False when init must stop."""
     from engine.cli.args import FlagError, parse_duration
@@ -239,6 +252,10 @@ def run_init(meta: Meta, args: list[str]) -> int:
     config, diags = meta.load_config(version_first=True)
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
+        return 1
+    legacy = _legacy_providers(meta)
+    if legacy.has_errors:
+        ui.diagnostics(legacy)
         return 1
     done = _install_providers(meta, config, plugin_dirs, bool(fs.get("upgrade")), lockfile)
     if done is False:

@@ -21,6 +21,7 @@ def _operation_flags() -> FlagSet:
     fs.boolean("input", True).boolean("lock", True).text("lock-timeout", "0s")
     fs.boolean("refresh", True).integer("parallelism", 10).boolean("compact-warnings")
     fs.boolean("destroy").boolean("refresh-only").boolean("json")
+    fs.text("state").text("state-out").text("backup")  # legacy, for the local backend
     return fs
 
 
@@ -53,9 +54,6 @@ def _op_args(meta: Meta, fs: FlagSet, command: str) -> OpArgs | None:
             "Incompatible refresh options",
             "It doesn't make sense to use -refresh-only at the same time as -refresh=false, "
             "because Terraform would have nothing to do."))
-    if int(fs.get("parallelism")) < 1:
-        problems.append(error("Invalid parallelism",
-                              "The -parallelism value must be a positive whole number."))
     if problems:
         meta.ui.diagnostics(problems)
         return None
@@ -74,11 +72,14 @@ def _op_args(meta: Meta, fs: FlagSet, command: str) -> OpArgs | None:
         detailed_exitcode=bool(fs.get("detailed-exitcode")) if "detailed-exitcode" in fs.flags
         else False,
         auto_approve=bool(fs.get("auto-approve")) if "auto-approve" in fs.flags else False,
+        state_flag=bool(fs.get("state")), state_out=str(fs.get("state-out") or ""),
+        generate_config_out=str(fs.get("generate-config-out") or "")
+        if "generate-config-out" in fs.flags else "",
     )
 
 
 def run_plan(meta: Meta, args: list[str]) -> int:
-    fs = _operation_flags().boolean("detailed-exitcode").text("out")
+    fs = _operation_flags().boolean("detailed-exitcode").text("out").text("generate-config-out")
     rest = meta.parse_flags("plan", fs, args)
     if rest is None:
         return 1
@@ -87,6 +88,7 @@ def run_plan(meta: Meta, args: list[str]) -> int:
     op = _op_args(meta, fs, "plan")
     if op is None:
         return 1
+    meta.override_local_state(fs)
     from engine.cli.run_plan import run_plan_command
 
     return run_plan_command(meta, op)
@@ -107,6 +109,7 @@ def _apply_like(meta: Meta, args: list[str], command: str) -> int:
     op = _op_args(meta, fs, command)
     if op is None:
         return 1
+    meta.override_local_state(fs)
     from engine.cli.run_apply import run_apply_command
 
     return run_apply_command(meta, op, rest[0] if rest else None)

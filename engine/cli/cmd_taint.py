@@ -74,6 +74,7 @@ def _run(meta: Meta, args: list[str], taint: bool) -> int:
     if addr.resource.mode is ResourceMode.DATA:
         ui.err(f"Resource instance {addr} cannot be {command}ed")
         return 1
+    meta.override_local_state(fs)
     workspace, _ = meta.workspace()
     mgr, diags = meta.backend().state_manager(workspace, StateOptions(bool(fs.get("lock"))))
     if mgr is None:

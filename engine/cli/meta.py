@@ -11,6 +11,7 @@ engine.backend.workspaces) for the invocation: `state_storage` is that workspace
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from engine.diags import Diagnostics, error
 
 if TYPE_CHECKING:
     from engine.backend import Backend, Storage
+    from engine.backend.local import StateOverrides
     from engine.configs import Config
     from engine.configs.variable_values import RootInputs
     from engine.values import Value
@@ -39,6 +41,7 @@ class Meta(EncryptionMeta):
         name, _ = self.workspace()
         select_workspace(name or "default")
         self._backend: Backend | None = None
+        self._state_overrides: StateOverrides | None = None
 
     @property
     def cwd(self) -> str:
@@ -132,9 +135,27 @@ class Meta(EncryptionMeta):
             module, diags = load_module(".")
             if module.backend is None and diags.has_errors:
                 return UnusableBackend(diags)
-            self._backend = resolve(module.backend, self.cwd, self.environ,
-                                    encryption=self.current_state_encryption())
+            backend = resolve(module.backend, self.cwd, self.environ,
+                              encryption=self.current_state_encryption())
+            from engine.backend.local import LocalBackend
+
+            if self._state_overrides and isinstance(backend, LocalBackend):
+                backend = dataclasses.replace(backend, overrides=self._state_overrides)
+            self._backend = backend
         return self._backend
+
+    def override_local_state(self, flags: FlagSet) -> None:
+        """Take terraform's legacy `-state`, `-state-out` and `-backup` flags from `flags`
+        (those it defines): the local backend reads and writes the files they name (see
+        engine.backend.local.StateOverrides); other backends ignore them, as terraform's do."""
+        from engine.backend.local import StateOverrides
+
+        def given(name: str) -> str:
+            return str(flags.get(name) or "") if name in flags.flags else ""
+
+        self._state_overrides = StateOverrides(given("state"), given("state-out"),
+                                               given("backup"))
+        self._backend = None
 
     def state_storage(self, state_path: str = "") -> tuple[Storage | None, Diagnostics]:
         """The selected workspace's state in the configured backend (or the local state file

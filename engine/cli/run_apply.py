@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cli.meta import Meta
-from engine.cli.run_plan import OpArgs, plan_fields
+from engine.cli.run_plan import OpArgs, deprecated_state_warning, plan_fields
 from engine.cli.session import Session
 from engine.diags import error
 from engine.operations import ApplyCounts, ApplyRequest, apply
@@ -45,6 +45,8 @@ def run_apply_command(meta: Meta, args: OpArgs, planfile: str | None) -> int:
     if session.json is not None:
         session.json.version()
     try:
+        if args.state_flag:
+            session.diagnostics([deprecated_state_warning()])
         if planfile is None and session.json is not None and not args.auto_approve:
             session.diagnostics([error(
                 "Plan file or auto-approve required",
@@ -62,7 +64,7 @@ def run_apply_command(meta: Meta, args: OpArgs, planfile: str | None) -> int:
         if args.command == "refresh":
             _refresh_outputs(session, result.outputs)
         else:
-            _summary(session, result.plan.mode, result.counts, result.outputs)
+            _summary(session, result.plan.mode, result.counts, result.outputs, args.state_out)
         return 0
     finally:
         session.close()
@@ -94,7 +96,15 @@ def _refresh_outputs(session: Session, outputs: dict[str, Any]) -> None:
     _print_outputs(session, outputs)
 
 
-def _summary(session: Session, mode: PlanMode, c: ApplyCounts, outputs: dict[str, Any]) -> None:
+STATE_OUT_NOTE = (
+    "The state of your infrastructure has been saved to the path below. This state\n"
+    "is required to modify and destroy your infrastructure, so keep it safe. To\n"
+    "inspect the complete state use the `terraform show` command."
+)
+
+
+def _summary(session: Session, mode: PlanMode, c: ApplyCounts, outputs: dict[str, Any],
+             state_out: str = "") -> None:
     destroy = mode is PlanMode.DESTROY
     if session.json is not None:
         session.json.change_summary("apply", c.added, c.changed, c.removed,
@@ -111,6 +121,8 @@ def _summary(session: Session, mode: PlanMode, c: ApplyCounts, outputs: dict[str
     ui.out("[reset][bold][green]\nApply complete! Resources: "
            f"{imported}{c.added} added, {c.changed} changed, {c.removed} destroyed.\n",
            newline=False)
+    if state_out and (c.added or c.changed):  # terraform names an explicit -state-out
+        ui.raw(f"\n{STATE_OUT_NOTE}\n\nState path: {state_out}\n")
     _print_outputs(session, outputs)
 
 

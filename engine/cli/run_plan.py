@@ -10,11 +10,13 @@ apply:". Exit codes: 0, 1 on errors, 2 for changes with `-detailed-exitcode`.
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cli.meta import Meta
 from engine.cli.session import Session
+from engine.diags import Diagnostic, warning
 from engine.operations import PlanRequest, plan
 from engine.plans.model import PlanMode
 
@@ -43,6 +45,17 @@ class OpArgs:
     out: str = ""
     detailed_exitcode: bool = False
     auto_approve: bool = False
+    state_flag: bool = False  # the deprecated -state was given
+    state_out: str = ""  # -state-out, named after an apply
+    generate_config_out: str = ""  # plan's -generate-config-out
+
+
+def deprecated_state_warning() -> Diagnostic:
+    """What terraform 1.11 warns before an operation given `-state`."""
+    return warning(
+        "Deprecated flag: -state",
+        "Use `path` attribute within the `local` backend instead:\n"
+        "https://developer.hashicorp.com/terraform/language/v1.10.x/settings/backends/local#path")
 
 
 def go_quote(text: str) -> str:
@@ -68,13 +81,23 @@ def run_plan_command(meta: Meta, args: OpArgs) -> int:
     if session.json is not None:
         session.json.version()
     try:
-        result = plan(session.request(PlanRequest, out=args.out, **plan_fields(session, args)))
+        if args.state_flag:
+            session.diagnostics([deprecated_state_warning()])
+        result = plan(session.request(PlanRequest, out=args.out,
+                                      generate_config_out=args.generate_config_out,
+                                      **plan_fields(session, args)))
         if not result.success:
             return 1
         changed = result.changed
         if changed and session.json is None and not meta.in_automation:
             ui = meta.ui
             ui.out("[dark_gray]\n" + SEPARATOR)
+            if result.generated:
+                ui.out("\n" + "\n".join(textwrap.wrap(
+                    f"Terraform has generated configuration and written it to "
+                    f"{result.generated}. Please review the configuration and edit it as "
+                    "necessary before adding it to version control.", 78,
+                    break_long_words=False, break_on_hyphens=False)))
             if args.out:
                 ui.out(f"\nSaved the plan to: {args.out}\n\n"
                        "To perform exactly these actions, run the following command to apply:\n"

@@ -21,7 +21,7 @@ values exactly as at plan time, for applying a saved plan.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 
 from engine.configs.exprs import static_value
@@ -179,10 +179,10 @@ def _gather(
     return raw, diags
 
 
-def _undeclared(raw: dict[str, _Unparsed], module: Module, diags: Diagnostics) -> None:
+def _undeclared(raw: dict[str, _Unparsed], declared: Container[str], diags: Diagnostics) -> None:
     seen_in_file = 0
     for name in sorted(raw):
-        if name in module.variables:
+        if name in declared:
             continue
         u = raw[name]
         _, pdiags = u.parse(name, PARSE_LITERAL)
@@ -322,7 +322,7 @@ def collect_root_inputs(
     relative to. With `validate=False` the variables' validation rules are left to the
     caller (values are still converted, defaulted and marked)."""
     raw, diags = _gather(cli_args, environ, cwd)
-    _undeclared(raw, module, diags)
+    _undeclared(raw, module.variables, diags)
     return _finalize(module, raw, diags, validate), diags
 
 
@@ -349,3 +349,114 @@ def finalize_given(
     raw = {name: _Unparsed(FROM_PLAN, value=val) for name, val in given.items()}
     diags = Diagnostics()
     return _finalize(module, raw, diags, validate), diags
+
+
+# ------------------------------------------------------------------ saved plans
+def recorded_variables(module: Module, given: Mapping[str, Value]) -> tuple[dict[str, Value],
+                                                                            list[str]]:
+    """What a saved plan records of the values `given`: (the values of the variables that are
+    not ephemeral, the names of the ephemeral ones given a non-null value, sorted). The
+    values of ephemeral variables are never stored; they must be given again to apply."""
+    values: dict[str, Value] = {}
+    apply_time: list[str] = []
+    for name, val in given.items():
+        decl = module.variables.get(name)
+        if decl is not None and decl.ephemeral:
+            if not val.is_null:
+                apply_time.append(name)
+            continue
+        values[name] = val
+    return values, sorted(apply_time)
+
+
+_SOURCE_LABELS = {
+    FROM_CLI: "set by a CLI argument",
+    FROM_NAMED_FILE: "set by a .tfvars file passed through -var-file argument",
+    FROM_AUTO_FILE: "set by an automatically loaded .tfvars file",
+    FROM_ENV: "set by an environment variable",
+}
+_CHANGED_VARIABLE = (
+    "The variable {name} cannot be {how} when applying a saved plan file, because a saved "
+    "plan includes the variable values that were set when it was created. The saved plan "
+    "specifies {planned} as the value whereas during apply the value {given} was {label}. "
+    "To declare an ephemeral variable which is not saved in the plan file, use ephemeral = "
+    "true."
+)
+
+
+def apply_time_given(
+    module: Module,
+    planned: Mapping[str, Value],
+    apply_time: list[str],
+    cli_args: list[tuple[str, str]],
+    environ: Mapping[str, str],
+    cwd: str,
+) -> tuple[dict[str, Value], Diagnostics]:
+    """The values as given for a saved plan's apply-time (ephemeral) variables, from the same
+    places a plan takes values from, checked as terraform 1.11 checks them when applying a
+    saved plan (`planned`: the values it recorded, `apply_time`: its apply-time variables):
+
+    - an ephemeral variable not set when planning must stay unset ("Ephemeral variable was
+      not set during planning"); one that was must be set again, non-null ("Ephemeral
+      variable must be set for apply", "No value for required variable");
+    - a value for a recorded variable that differs from the recorded one is an error from
+      -var or -var-file ("Can't change variable when applying a saved plan"), a warning from
+      the environment, ignored from an automatically loaded file;
+    - a value for any other variable is undeclared (an error from -var, a warning from a
+      variables file, ignored from the environment)."""
+    from engine.lang.eval_diag import compact_value
+    from engine.values.compare import equals
+
+    raw, diags = _gather(cli_args, environ, cwd)
+    needed = set(apply_time)
+    values: dict[str, Value] = {}
+    undeclared: dict[str, _Unparsed] = {}
+    for name in sorted(raw):
+        u = raw[name]
+        decl = module.variables.get(name)
+        val, pdiags = (None, Diagnostics()) if decl is None else u.parse(name, decl.parsing_mode)
+        if decl is None or val is None or pdiags.has_errors:
+            undeclared[name] = u
+            continue
+        subject = u.expr.range if u.expr is not None else None
+        if decl.ephemeral:
+            if name not in needed:
+                diags.append(error(
+                    "Ephemeral variable was not set during planning",
+                    f'The ephemeral input variable "{name}" was not set during the planning '
+                    "phase, and so must remain unset during the apply phase.", subject))
+            elif val.is_null:
+                diags.append(error(
+                    "Ephemeral variable must be set for apply",
+                    f'The ephemeral input variable "{name}" was set during the planning '
+                    "phase, and so must be set again during the apply phase."))
+            else:
+                values[name] = val
+            continue
+        before = planned.get(name)
+        if before is None:
+            undeclared[name] = u
+            continue
+        if equals(val, before).v is not False or u.source == FROM_AUTO_FILE:
+            continue
+        shown = [x.mark(SENSITIVE) if decl.sensitive else x for x in (before, val)]
+        text = _CHANGED_VARIABLE.format(
+            name=name, planned=compact_value(shown[0]), given=compact_value(shown[1]),
+            label=_SOURCE_LABELS.get(u.source, "unknown"),
+            how="overriden" if u.source == FROM_ENV else
+            "set using the -var and -var-file options")
+        if u.source == FROM_ENV:
+            diags.append(warning("Ignoring variable when applying a saved plan", text, subject))
+        else:
+            diags.append(error("Can't change variable when applying a saved plan", text,
+                               subject))
+    _undeclared(undeclared, (), diags)
+    if diags.has_errors:
+        return values, diags
+    for name in apply_time:
+        if name not in values:
+            diags.append(error(
+                "No value for required variable",
+                f'The ephemeral input variable "{name}" was set during the plan phase, and so '
+                "must also be set during the apply phase."))
+    return values, diags

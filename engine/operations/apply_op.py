@@ -1,9 +1,11 @@
 """The apply operations: `apply`, `destroy` and `refresh` over an `ApplyRequest`.
 
-A saved plan (`plan_file`) is applied exactly: refused when variables are given ("Can't set
-variables when applying a saved plan"), when the configuration files differ from the plan's
-snapshot ("Saved plan does not match the configuration") and, under the lock, when the state
-changed since it was made ("Saved plan is stale"). Without a plan file the plan is made as
+A saved plan (`plan_file`) is applied exactly: with the variable values it recorded, and the
+values of its apply-time (ephemeral) variables given again (any other value given is refused
+as terraform 1.11 refuses it; engine.configs.variable_values.apply_time_given); refused when
+the configuration files differ from the plan's snapshot ("Saved plan does not match the
+configuration") and, under the lock, when the state changed since it was made ("Saved plan
+is stale"). Without a plan file the plan is made as
 `plan` makes it (engine.operations.plan_op), shown through the view, and applied once the
 request's `approve` callback says yes (no callback: applied at once, as `-auto-approve`).
 
@@ -30,7 +32,7 @@ from engine.operations.prepare import (
 )
 from engine.operations.requests import ApplyRequest
 from engine.operations.results import ApplyResult
-from engine.operations.running import registry_for, stop_requested, walking
+from engine.operations.running import registry_for, stop_requested, walking, with_parallelism
 from engine.operations.state import locked_state
 from engine.plans.model import Plan, PlanMode
 from engine.plans.planfile import PlanFile, read_planfile
@@ -52,16 +54,16 @@ CONFIG_CHANGED_DETAIL = (
     "may not describe what applying the current configuration would do. Create a new plan "
     'with "terraform plan -out={path}" and apply that one.'
 )
-VARIABLES_WITH_SAVED_PLAN = (
-    "The -var and -var-file options cannot be used when applying a saved plan file, "
-    "because a saved plan includes the variable values that were set when it was created."
-)
 
 
 def apply(request: ApplyRequest) -> ApplyResult:
     """Apply the saved plan `request.plan_file`, or plan and (once approved) apply; see the
     module docstring. The result's `state` is the state written."""
     result = ApplyResult()
+    request, diags = with_parallelism(request)
+    if diags.has_errors:
+        _show(request, result, diags)
+        return result
     with registry_for(request) as registry:
         if request.plan_file is not None:
             _apply_saved(request, registry, request.plan_file, result)
@@ -86,10 +88,6 @@ def refresh(request: ApplyRequest) -> ApplyResult:
 # ------------------------------------------------------------------------------ saved plans
 def _apply_saved(request: ApplyRequest, registry: ProviderRegistry, path: str,
                  result: ApplyResult) -> None:
-    if request.variables:
-        _show(request, result, Diagnostics([error(
-            "Can't set variables when applying a saved plan", VARIABLES_WITH_SAVED_PLAN)]))
-        return
     pf, diags = read_planfile(path, decrypt=plan_codec(request.encryption).decrypt)
     if pf is None or diags.has_errors:
         _show(request, result, diags)
@@ -105,9 +103,14 @@ def _apply_saved(request: ApplyRequest, registry: ProviderRegistry, path: str,
             "Saved plan does not match the configuration",
             CONFIG_CHANGED_DETAIL.format(path=path))]))
         return
-    from engine.configs.variable_values import finalize_given
+    from engine.configs.variable_values import apply_time_given, finalize_given
 
-    root_inputs, vdiags = finalize_given(config.module, pf.plan.variables)
+    again, vdiags = apply_time_given(config.module, pf.plan.variables,
+                                     pf.plan.apply_time_variables,
+                                     request.variables, request.environ, request.working_dir)
+    if not vdiags.has_errors:
+        root_inputs, more = finalize_given(config.module, {**pf.plan.variables, **again})
+        vdiags.extend(more)
     if vdiags.has_errors:
         _show(request, result, vdiags)
         return
@@ -120,13 +123,16 @@ def _apply_saved(request: ApplyRequest, registry: ProviderRegistry, path: str,
             _show(request, result, ldiags)
             return
         _show(request, result, ldiags)
-        _apply_saved_locked(request, registry, inputs, pf, mgr, result)
+        _apply_saved_locked(request, registry, inputs, pf, mgr, result, vdiags)
     late = Diagnostics(list(ldiags)[seen:])
     _show(request, result, late)
 
 
 def _apply_saved_locked(request: ApplyRequest, registry: ProviderRegistry, inputs: Inputs,
-                        pf: PlanFile, mgr: StateManager, result: ApplyResult) -> None:
+                        pf: PlanFile, mgr: StateManager, result: ApplyResult,
+                        warnings: Diagnostics) -> None:
+    """Apply `pf` if it is fresh; `warnings` (from the variables given) are shown after the
+    walk, as terraform shows them."""
     current, diags = mgr.read()
     if diags.has_errors:
         _show(request, result, diags)
@@ -138,6 +144,7 @@ def _apply_saved_locked(request: ApplyRequest, registry: ProviderRegistry, input
         _show(request, result, diags)
         return
     request.view.applying_saved_plan(pf.plan)
+    diags.extend(warnings)
     _apply_walk(request, registry, inputs, pf.plan, prior, mgr, diags, result)
 
 

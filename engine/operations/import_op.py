@@ -31,7 +31,7 @@ from engine.operations.prepare import (
 )
 from engine.operations.requests import ImportRequest
 from engine.operations.results import ImportResult
-from engine.operations.running import registry_for, walking
+from engine.operations.running import registry_for, walking, with_parallelism
 from engine.operations.state import locked_state
 from engine.plans.hooks import NO_HOOKS
 from engine.plans.importing import import_object
@@ -52,6 +52,11 @@ def import_resource(request: ImportRequest) -> ImportResult:
     view is shown every diagnostic once, at the end (as terraform's import command)."""
     result = ImportResult()
     diags = result.diagnostics
+    request, more = with_parallelism(request)
+    if more.has_errors:
+        diags.extend(more)
+        request.view.diagnostics(diags)
+        return result
     try:
         addr = parse_abs_resource_instance(request.address)
     except AddressSyntaxError as exc:

@@ -152,6 +152,28 @@ def state_provider_errors(state: State | None, locks: Locks) -> Diagnostics:
     return diags
 
 
+def legacy_provider_errors(state: State | None) -> Diagnostics:
+    """terraform init's "Invalid legacy provider address" for each provider of `state` in
+    the legacy namespace (a state upgraded from before v0.13: `registry.terraform.io/-/aws`),
+    which `terraform state replace-provider` must replace first."""
+    diags = Diagnostics()
+    names: list[str] = []
+    for rs in state.resources if state is not None else []:
+        try:
+            addr = parse_abs_provider_config(rs.provider).provider
+        except AddressSyntaxError:
+            continue
+        if addr.namespace == "-" and addr.type not in names:
+            names.append(addr.type)
+    for name in sorted(names):
+        diags.append(error(
+            "Invalid legacy provider address",
+            f'This configuration or its associated state refers to the unqualified provider '
+            f'"{name}".\n\nYou must complete the Terraform 0.13 upgrade process before '
+            "upgrading to later versions."))
+    return diags
+
+
 def load_workdir_locks(workdir: str) -> tuple[Locks, Diagnostics]:
     """The lock file of `workdir` (empty when there is none)."""
     return load_locks(os.path.join(workdir, LOCK_FILE))

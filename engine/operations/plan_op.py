@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from engine.configs.variable_values import recorded_variables
 from engine.diags import Diagnostics
+from engine.operations.generated_config import generate_target_problems
 from engine.operations.planfiles import config_snapshot, read_lock_file, with_base
 from engine.operations.prepare import (
     Inputs,
@@ -26,7 +28,7 @@ from engine.operations.prepare import (
 )
 from engine.operations.requests import PlanRequest
 from engine.operations.results import PlanResult
-from engine.operations.running import registry_for, stop_requested, walking
+from engine.operations.running import registry_for, stop_requested, walking, with_parallelism
 from engine.operations.state import locked_state
 from engine.plans.model import Action
 from engine.plans.planfile import write_planfile
@@ -40,10 +42,19 @@ def plan(request: PlanRequest) -> PlanResult:
     docstring); nothing is changed but the saved plan file (`request.out`)."""
     result = PlanResult()
     view = request.view
+    request, diags = with_parallelism(request)
+    if diags.has_errors:
+        _show(request, result.diagnostics, diags)
+        return result
     with registry_for(request) as registry:
         inputs = load_inputs(request, registry, result.diagnostics)
         if inputs is None:
             return result
+        if request.generate_config_out:  # after the configuration, before the state
+            diags = generate_target_problems(request)
+            if diags.has_errors:
+                _show(request, result.diagnostics, diags)
+                return result
         with locked_state(request, "OperationTypePlan") as (mgr, ldiags):
             seen = len(ldiags)
             if mgr is None or ldiags.has_errors:
@@ -98,10 +109,12 @@ def plan_locked(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs
         mode=request.mode, refresh=request.refresh, targets=list(request.targets),
         force_replace=list(request.replace), variables=inputs.variables,
         parallelism=request.parallelism, stop=request.stop, hooks=request.view.hooks,
-        working_dir=request.working_dir, timestamp=request.timestamp)
+        working_dir=request.working_dir, timestamp=request.timestamp,
+        generate_config=bool(request.generate_config_out))
     with walking(request):
         planned = make_plan(inputs.config, base, registry, options)
-    planned.plan.variables = dict(inputs.given)
+    planned.plan.variables, planned.plan.apply_time_variables = recorded_variables(
+        inputs.config.module, inputs.given)
     result.plan = planned.plan
     result.base = base
     result.refreshed = planned.prior_state
@@ -145,6 +158,12 @@ def _plan_and_save(request: PlanRequest, registry: ProviderRegistry, inputs: Inp
             setattr(result, f.name, getattr(planned, f.name))
     diags = planned.diagnostics
     plan_ = planned.plan
+    if plan_ is not None and request.generate_config_out:
+        from engine.operations.generated_config import write_generated
+
+        written, more = write_generated(request, plan_)
+        diags.extend(more)
+        result.generated = written
     if plan_ is not None and not plan_.errored and not diags.has_errors \
             and not stop_requested(request) and request.out:
         assert planned.refreshed is not None and planned.prev_run is not None

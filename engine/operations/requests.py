@@ -69,6 +69,8 @@ class PlanRequest(OperationRequest):
     required variable left without a value (None: they stay errors). `out` is the saved plan's
     path ("" = not saved). `command` names the front-end command for texts that differ by
     command ("plan", "apply", "destroy", "refresh"). `timestamp` fixes `plantimestamp()` (tests).
+    `generate_config_out` (`-generate-config-out`) is the new file that configuration for
+    the root import targets without any is written to ("" = none: they are errors).
     """
 
     mode: PlanMode = PlanMode.NORMAL
@@ -80,6 +82,7 @@ class PlanRequest(OperationRequest):
     out: str = ""
     command: str = "plan"
     timestamp: str | None = None
+    generate_config_out: str = ""
 
 
 @dataclass

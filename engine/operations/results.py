@@ -29,7 +29,8 @@ class PlanResult:
     lock). `base` is the state snapshot planned against (None: no state yet); `refreshed` the
     refreshed prior state and `prev_run` the state as found (both the planner's). `schemas` and
     `relevant_attributes` are what rendering the plan needs. `saved` is the plan file written
-    ("" when none). `interrupted` says a stop request cut the walk short. `shown` is False
+    ("" when none), `generated` the file of generated configuration written
+    (`-generate-config-out`; "" when none). `interrupted` says a stop request cut the walk short. `shown` is False
     when a human view should not show the plan: it errored without changes where terraform
     stops before showing one (its validate walk fails, or planning never began).
     """
@@ -42,6 +43,7 @@ class PlanResult:
     schemas: dict[Any, Any] = field(default_factory=dict)
     relevant_attributes: list[tuple[str, Any]] = field(default_factory=list)
     saved: str = ""
+    generated: str = ""
     interrupted: bool = False
     shown: bool = True
 

@@ -126,7 +126,10 @@ class Plan:
     drift: list[ResourceInstanceChange] = field(default_factory=list)
     # root variable values as given (parsed, unconverted, unmarked; only those given):
     # terraform's plan VariableValues; see engine.configs.variable_values.RootInputs
+    # ephemeral variables are never recorded: those set (non-null) when planning are named in
+    # `apply_time_variables` and must be given again to apply (terraform's ApplyTimeVariables)
     variables: dict[str, Value] = field(default_factory=dict)
+    apply_time_variables: list[str] = field(default_factory=list)
     target_addrs: list[str] = field(default_factory=list)
     force_replace_addrs: list[str] = field(default_factory=list)
     errored: bool = False

@@ -46,7 +46,9 @@ MANIFEST_MEMBER = "tfconfig/modules.json"
 LOCK_MEMBER = ".terraform.lock.hcl"
 META_MEMBER = "tfplan-meta.json"
 
-CONFIG_SUFFIXES = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
+# the files terraform's configuration snapshot holds: configuration only, never variable
+# files (their values are recorded in the plan, ephemeral ones nowhere)
+CONFIG_SUFFIXES = (".tf", ".tf.json")
 
 Transform = Callable[[bytes], bytes]
 

@@ -85,6 +85,10 @@ class PlanOptions:
     hooks: Hooks = NO_HOOKS
     working_dir: str | None = None
     timestamp: str | None = None
+    # `-generate-config-out`: root import targets without configuration get generated
+    # configuration (engine.plans.genconfig) instead of "Configuration for import target
+    # does not exist"
+    generate_config: bool = False
 
 
 @dataclass
@@ -268,6 +272,15 @@ def make_plan(
         diags.extend(excluded)
         plan.errored = True
         return result
+    if moved and options.mode is not PlanMode.DESTROY:
+        from engine.plans.moves_cross_type import unsupported_moves
+
+        providers = {e.addr: e.provider for e in index_state(moved_state).values()}
+        crossing = unsupported_moves(config, registry, moved, move_results.ranges, providers)
+        if crossing.has_errors:
+            diags.extend(crossing)
+            plan.errored = True
+            return result
     steps = plan_steps(moved_state, targets, options.mode is PlanMode.DESTROY)
     at = next((i + 1 for i, st in enumerate(steps) if isinstance(st, ReferencesStep)), 1)
     steps.insert(at, ImportReferencesStep())
@@ -285,7 +298,7 @@ def make_plan(
         config=config, mode=options.mode, refresh=options.refresh, tree=tree,
         registry=registry, hooks=options.hooks, prior=index_state(moved_state),
         refreshed=SyncState(moved_state, share=True), force_replace=replace, targets=targets,
-        moved=moved,
+        moved=moved, move_ranges=dict(move_results.ranges),
         refresh_only=build.refresh_only, destroy_unrefreshed=build.destroy_unrefreshed,
         checks=checks)
     tree.checks = None if destroying else checks
@@ -312,7 +325,7 @@ def make_plan(
         return result
     diags.extend(move_diags)
     if not res.interrupted:
-        diags.extend(imports.missing_targets())
+        diags.extend(imports.missing_targets(options.generate_config))
     plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
     if options.mode is not PlanMode.REFRESH_ONLY:
         from engine.plans.moves_removed import forget_warning

@@ -76,6 +76,7 @@ class PlanContext:
     refresh_only: set[Any] = field(default_factory=set)
     destroy_unrefreshed: set[Any] = field(default_factory=set)
     moved: dict[AbsResourceInstance, AbsResourceInstance] = field(default_factory=dict)
+    move_ranges: dict[AbsResourceInstance, Any] = field(default_factory=dict)  # their blocks
     changes: dict[tuple[AbsResourceInstance, str], ResourceInstanceChange] = field(
         default_factory=dict)
     drift: list[ResourceInstanceChange] = field(default_factory=list)

@@ -43,14 +43,14 @@ from engine.configs.exprs import variables as expr_traversals
 from engine.configs.import_checks import instance_key_problems
 from engine.configs.refactoring import Import
 from engine.configs.refs import DATA, LOCAL, MANAGED, VAR, parse_ref
-from engine.diags import Diagnostics, error
+from engine.diags import Diagnostics, error, warning
 from engine.graph.builder_nodes import LOCAL as LOCAL_NODE
 from engine.graph.builder_nodes import RESOURCE, Node
 from engine.graph.builder_nodes import VAR as VAR_NODE
 from engine.hcl import ast
 from engine.hcl.ast import Expr, TraverseAttr, TraverseRoot
 from engine.plans.importing import import_object
-from engine.plans.model import Importing, PlanMode, ResourceInstanceChange
+from engine.plans.model import Action, Importing, PlanMode, ResourceInstanceChange
 from engine.plans.planner_context import PlanContext, provider_addr_for
 from engine.plans.planner_expand import expand_resource
 from engine.plans.planner_state import StateEntry, encode_object
@@ -303,11 +303,14 @@ class ImportPlanner:
             self.ctx.refreshed.set_current(t.addr, obj, str(b.addr))
         return diags
 
-    def missing_targets(self) -> Diagnostics:
-        """Import blocks whose target resource is not configured (see the module docstring)."""
+    def missing_targets(self, generate: bool = False) -> Diagnostics:
+        """Import blocks whose target resource is not configured (see the module docstring);
+        with `generate` (`-generate-config-out`), those in the root module are imported
+        and given generated configuration instead (`generate_config`)."""
         diags = Diagnostics()
         if not self.active:
             return diags
+        generated = False
         for node, blocks in self.blocks.items():
             cfg = self.ctx.config.descendant(node.module.names)
             if cfg is not None and cfg.module.managed_resources.get(node.name) is not None:
@@ -316,6 +319,10 @@ class ImportPlanner:
             diags.extend(more)
             if more.has_errors or not targets:
                 continue
+            if generate and not node.module.names:
+                diags.extend(self.generate_config(node, blocks, targets))
+                generated = generated or any(t.addr in self.imported for t in targets)
+                continue
             if len(blocks) == 1 and blocks[0].to is not None:
                 diags.append(error("Configuration for import target does not exist",
                                    NO_CONFIG_DETAIL.format(addr=_resource_text(node)),
@@ -323,6 +330,52 @@ class ImportPlanner:
             else:
                 diags.append(error("Configuration for import target does not exist",
                                    NOT_EXPANDED_DETAIL.format(addr=targets[0].addr)))
+        if generated:  # once a plan, as terraform says it
+            diags.append(warning(
+                "Config generation is experimental",
+                "Generating configuration during import is currently experimental, and the "
+                "generated configuration format may change in future versions."))
+        return diags
+
+    def generate_config(self, node: Node, blocks: list[Import],
+                        targets: list[ImportTarget]) -> Diagnostics:
+        """Import each target of a root resource without configuration and record its change:
+        a no-op import whose `generated_config` is the configuration of the object read
+        (engine.plans.genconfig), as terraform plans an import with generated config."""
+        from engine.plans.genconfig import resource_config
+
+        diags = Diagnostics()
+        type_name, name = node.name.split(".", 1)
+        ref = next((b.provider for b in blocks if b.provider is not None), None)
+        local = ref.name if ref is not None else type_name.split("_", 1)[0]
+        res = SimpleNamespace(type=type_name, provider=ref, provider_local_name=local)
+        cfg = self.ctx.config.descendant(())
+        b, more = self.ctx.binding(provider_addr_for(cfg, res), "managed", type_name)
+        diags.extend(more)
+        if b is None:
+            return diags
+        line = ""
+        if ref is not None and (ref.name != type_name.split("_", 1)[0] or ref.alias):
+            line = ref.name + (f".{ref.alias}" if ref.alias else "")
+        for t in targets:
+            if t.addr in self.ctx.prior:
+                continue
+            self.ctx.hooks.pre_plan_import(t.addr, t.id)
+            got, more = import_object(b.provider, t.addr, t.id, self.ctx.hooks)
+            diags.extend(more)
+            if got is None:
+                continue
+            text = resource_config(type_name, name, line, b.schema.block, got.value)
+            obj = encode_object(b.schema, got.value, got.private)
+            with self._mu:
+                self.imported[t.addr] = t.id
+                prior = dict(self.ctx.prior)
+                prior[t.addr] = StateEntry(t.addr, str(b.addr), obj, imported=True)
+                self.ctx.prior = prior
+            self.ctx.refreshed.set_current(t.addr, obj, str(b.addr))
+            self.ctx.add_change(ResourceInstanceChange(
+                t.addr, b.addr, Action.NOOP, got.value, got.value, importing=Importing(t.id),
+                generated_config=text))
         return diags
 
     def mark(self, changes: list[ResourceInstanceChange]) -> None:

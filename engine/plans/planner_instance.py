@@ -142,6 +142,13 @@ def plan_managed(
     ctx.hooks.pre_plan(addr)
     prior: Value | None = None
     tainted = False
+    if entry is not None and entry.current is not None and prev_addr is not None:
+        from engine.plans.moves_cross_type import moved_across
+
+        entry, more = moved_across(ctx, b, entry, prev_addr)
+        diags.extend(more)
+        if more.has_errors or entry is None:
+            return diags
     if entry is not None and entry.current is not None:
         _stored, prior, more = refresh_object(ctx, b, entry.addr, entry, body=res.config)
         diags.extend(more)

@@ -47,11 +47,17 @@ class MoveResults:
     statements: list[MoveStatement] = field(default_factory=list)
     changes: dict[AbsResourceInstance, AbsResourceInstance] = field(default_factory=dict)
     blocked: dict[str, str] = field(default_factory=dict)
+    # the `moved` block that last moved each instance (where a diagnostic about it points)
+    ranges: dict[AbsResourceInstance, Any] = field(default_factory=dict)
 
-    def record(self, old: AbsResourceInstance, new: AbsResourceInstance) -> None:
+    def record(self, old: AbsResourceInstance, new: AbsResourceInstance,
+               where: Any = None) -> None:
         if old in self.changes:
             old = self.changes.pop(old)
         self.changes[new] = old
+        self.ranges.pop(old, None)
+        if where is not None:
+            self.ranges[new] = where
 
     def blocked_warning(self) -> Diagnostic | None:
         """terraform's "Unresolved resource instance address changes" warning, if any."""
@@ -104,7 +110,7 @@ def _apply_one(stmt: MoveStatement, objs: _Objects, results: MoveResults) -> Non
                 continue
             for addr in [a for a in objs.entries if a.module == mi]:
                 new = AbsResourceInstance(dest, addr.resource, addr.key)
-                results.record(addr, new)
+                results.record(addr, new, stmt.decl_range)
                 objs.rename(addr, new)
             continue
         if not stmt.frm.selects_module(mi):
@@ -117,7 +123,7 @@ def _apply_one(stmt: MoveStatement, objs: _Objects, results: MoveResults) -> Non
                     continue
                 for addr in [a for a in objs.entries if a.abs_resource == res]:
                     new = dest_res.instance(addr.key)
-                    results.record(addr, new)
+                    results.record(addr, new, stmt.decl_range)
                     objs.rename(addr, new)
                 continue
             for addr in [a for a in objs.entries if a.abs_resource == res]:
@@ -127,7 +133,7 @@ def _apply_one(stmt: MoveStatement, objs: _Objects, results: MoveResults) -> Non
                 if new_inst in objs.entries:
                     results.blocked[str(addr)] = str(new_inst)
                     continue
-                results.record(addr, new_inst)
+                results.record(addr, new_inst, stmt.decl_range)
                 objs.rename(addr, new_inst)
 
 

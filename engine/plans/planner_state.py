@@ -127,9 +127,10 @@ def decode_object(
 
         decoded, diags = decode_json(raw, schema.block.implied_type())
         return (None if decoded is None else mark_sensitive(schema.block, decoded)), diags
-    resp = provider.upgrade_resource_state(UpgradeResourceStateRequest(
-        type_name, obj.schema_version, raw_state_json=raw.encode("utf-8"),
-        raw_state_flatmap=obj.attributes_flat if obj.attributes is None else None))
+    flat = obj.attributes is None and obj.attributes_flat is not None
+    resp = provider.upgrade_resource_state(UpgradeResourceStateRequest(  # one form, as terraform
+        type_name, obj.schema_version, raw_state_json=None if flat else raw.encode("utf-8"),
+        raw_state_flatmap=obj.attributes_flat if flat else None))
     if resp.diagnostics.has_errors:
         return None, resp.diagnostics
     val = resp.upgraded_state

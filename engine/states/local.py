@@ -3,8 +3,11 @@
 - Reading remembers the snapshot read; writing compares against it: when the content is the
   same nothing is written (the serial stays), otherwise the serial is incremented (the lineage
   kept), and a state created from nothing starts at serial 1 with a new lineage.
-- Before the first write that replaces an existing file, its previous text is saved as
-  `<path>.backup` (once per `LocalState`).
+- Before the first write that replaces an existing file with a different state, its previous
+  text is saved as `<path>.backup` (once per `LocalState`).
+- `read_path` (terraform's `-state` with `-state-out`): the first snapshot is read from there
+  and every write goes to `path`; the serial follows the snapshot read, the backup is of what
+  `path` held before (nothing when it did not exist), as terraform's local backend does.
 - Every file is replaced atomically: written to a temporary file in the same directory,
   flushed with fsync, then renamed over the target, so a crash never leaves half a state.
 """
@@ -68,8 +71,10 @@ class LocalState:
         path: str,
         backup_path: str | None = None,
         encryption: StateEncryption | None = None,
+        read_path: str | None = None,
     ) -> None:
         self.path = path
+        self._source = path if read_path is None else read_path
         self.encryption = encryption or PASSTHROUGH
         self.backup_path = path + ".backup" if backup_path is None else backup_path
         self._read: StateFile | None = None
@@ -87,7 +92,7 @@ class LocalState:
         diags = Diagnostics()
         self._unreadable = False
         try:
-            with open(self.path, "rb") as fh:
+            with open(self._source, "rb") as fh:
                 data = fh.read()
         except FileNotFoundError:
             self._loaded = True
@@ -98,7 +103,7 @@ class LocalState:
         except OSError as exc:
             self._unreadable = True
             diags.append(error("Failed to read state file",
-                               f"The state file could not be read: {go_os_error(exc, self.path)}"))
+                               f"The state file could not be read: {go_os_error(exc, self._source)}"))
             return None, diags
         self._loaded = True
         if not data:
@@ -137,7 +142,7 @@ class LocalState:
             return None, diags
         prev = self._read
         if prev is not None and states_equal(prev.state, state):
-            if self._stored_as_written(prev):
+            if self._source == self.path and self._stored_as_written(prev):
                 return prev, diags
             # as terraform, which always writes: the same snapshot (serial kept) in the form
             # it writes it (entries of one resource merged, the current format version)
@@ -165,10 +170,29 @@ class LocalState:
                 "it is rather than replaced. Repair or move it aside, then try again.")))
             return None, diags
         prev = self._read
-        if (prev is not None and (prev.lineage, prev.serial) == (sf.lineage, sf.serial)
+        if (prev is not None and self._source == self.path
+                and (prev.lineage, prev.serial) == (sf.lineage, sf.serial)
                 and states_equal(prev.state, sf.state)):
             return prev, diags
         return self._store(StateFile(sf.state, sf.lineage, sf.serial), diags)
+
+    def _replaced(self) -> tuple[bytes | None, State | None]:
+        """What `path` holds before this write (its bytes, None when absent or empty) and its
+        state (None when it cannot be decoded: it is backed up all the same)."""
+        if self._source == self.path:
+            return self._read_text, (self._read.state if self._read is not None else None)
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None, None
+        if not data:
+            return None, None
+        try:
+            sf, more = read_state(self.encryption.decrypt(data))
+        except EncryptionError:
+            return data, None
+        return data, (sf.state if sf is not None and not more.has_errors else None)
 
     def _stored_as_written(self, sf: StateFile) -> bool:
         """Whether the file holds `sf` (as read) exactly as `write_state` writes it."""
@@ -181,7 +205,6 @@ class LocalState:
 
     def _store(self, sf: StateFile, diags: Diagnostics) -> tuple[StateFile | None, Diagnostics]:
         """Write `sf` (the backup of the file as read first, once), atomically."""
-        prev = self._read
         try:
             text = write_state(sf)
         except Exception as exc:  # a value the codec cannot encode
@@ -193,15 +216,17 @@ class LocalState:
             diags.extend(exc.diags)
             return None, diags
         try:
-            backup = (self._read_text is not None and not self._backed_up and self.backup_path
-                      and (prev is None or not states_equal(prev.state, sf.state)))
-            if backup:
-                atomic_write(self.backup_path, self._read_text or b"")
-                self._backed_up = True
+            if not self._backed_up and self.backup_path:
+                old_text, old_state = self._replaced()
+                if old_text is not None and (old_state is None
+                                             or not states_equal(old_state, sf.state)):
+                    atomic_write(self.backup_path, old_text)
+                    self._backed_up = True
             atomic_write(self.path, stored)
         except OSError as exc:
             diags.append(error("Failed to save state", f"{self.path}: {exc.strerror or exc}"))
             return None, diags
+        self._source = self.path
         self._read = sf
         self._read_text = stored
         self._read_plain = text.encode("utf-8")

@@ -148,8 +148,9 @@ _NO_VERSION = ('The state file does not have a "version" attribute, which is req
 
 def read_state(source: str | bytes) -> tuple[StateFile | None, Diagnostics]:
     """Decode state file content; None with Terraform's error diagnostics when it cannot be
-    used (not JSON, no or a bad `version`, an unsupported format version, a malformed v4
-    document). The caller treats empty content as "no state" before calling this."""
+    used (not JSON, no or a bad `version`, an unsupported format version, a malformed
+    document). Versions 1 to 3 are upgraded as terraform upgrades them
+    (engine.states.legacy_upgrade). The caller treats empty content as "no state" before calling this."""
     diags = Diagnostics()
     data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
     if data.startswith(b"tfstate"):
@@ -174,13 +175,14 @@ def read_state(source: str | bytes) -> tuple[StateFile | None, Diagnostics]:
             "a JSON-based state format zero, so this state file is invalid and cannot be "
             "processed.")))
         return None, diags
-    if version in (1, 2, 3):
-        diags.append(error(_UNSUPPORTED, (
-            f"The state file uses format version {version}, written by Terraform "
-            f"{_creator(raw) or 'before v0.12'}. This program reads only format version 4: "
-            "upgrade the state by running a Terraform v0.12 to v1.x plan or apply on it "
-            "first.")))
-        return None, diags
+    if version in (1, 2, 3) and isinstance(raw, dict):
+        from engine.states.legacy_upgrade import upgrade_legacy
+
+        upgraded, more = upgrade_legacy(raw, version)
+        diags.extend(more)
+        if upgraded is None:
+            return None, diags
+        raw, version = upgraded, 4
     if version != 4:
         creator = _creator(raw)
         tail = (f"This state file was created by Terraform {creator}." if creator else

@@ -94,12 +94,17 @@ def test_saved_plan_applies_once_then_is_stale(workdir: Path) -> None:
     assert _state(workdir)["serial"] == state["serial"]
 
 
-def test_saved_plan_refuses_variables(workdir: Path) -> None:
+def test_saved_plan_refuses_changed_variables(workdir: Path) -> None:
     _write(workdir)
     assert plan(_plan_request(workdir, RecordingView(), out="p.tfplan")).success
-    result = apply(_apply_request(workdir, RecordingView(), plan_file="p.tfplan"))
+    result = apply(_apply_request(workdir, RecordingView(), plan_file="p.tfplan",
+                                  variables=[("var", "greeting=bye")]))
     assert [d.summary for d in result.diagnostics.errors] == [
-        "Can't set variables when applying a saved plan"]
+        "Can't change variable when applying a saved plan"]
+    assert not result.applied
+    # the value the plan recorded, given again, is no change (terraform 1.11)
+    result = apply(_apply_request(workdir, RecordingView(), plan_file="p.tfplan"))
+    assert result.success and result.applied
 
 
 def test_plan_and_apply_asks_the_approval_callback(workdir: Path) -> None:

@@ -211,7 +211,7 @@ def make_config(tmp_path: Path) -> ConfigSnapshot:
 
 def test_planfile_round_trip(tmp_path: Path) -> None:
     cfg = make_config(tmp_path)
-    assert sorted(cfg.modules[""].files) == ["main.tf", "x.auto.tfvars"]
+    assert sorted(cfg.modules[""].files) == ["main.tf"]  # variable files are not config
     assert sorted(cfg.modules["child"].files) == ["main.tf", "more.tf.json"]
     path = str(tmp_path / "p")
     diags = write_planfile(path, sample_plan(), sample_state(), sample_state(), cfg, "# lock\n")

@@ -122,12 +122,28 @@ def test_unusable_documents(text: str, expected: list[tuple[str, str]]) -> None:
     assert errors(diags) == expected
 
 
-def test_version_3_is_refused_with_a_way_forward() -> None:
-    sf, diags = read_state('{"version": 3, "terraform_version": "0.11.14", "modules": []}')
+def test_version_3_is_upgraded_as_terraform_upgrades_it() -> None:
+    sf, diags = read_state('{"version": 3, "terraform_version": "0.11.14", "serial": 2, '
+                           '"lineage": "l", "modules": [{"path": ["root"], "resources": '
+                           '{"null_resource.a.1": {"primary": {"id": "x", "tainted": true}}}}]}')
+    assert not diags.has_errors and sf is not None
+    assert (sf.lineage, sf.serial, sf.terraform_version) == ("l", 2, "0.11.14")
+    [rs] = sf.state.resources
+    assert (rs.type, rs.name, rs.provider) == (
+        "null_resource", "a", 'provider["registry.terraform.io/-/null"]')
+    [inst] = rs.instances
+    assert inst.index_key == 1
+    assert inst.current is not None and inst.current.attributes_flat == {"id": "x"}
+    assert inst.current.status == "tainted"
+
+
+def test_version_3_that_cannot_be_upgraded() -> None:
+    sf, diags = read_state('{"version": 3, "modules": [{"path": ["child"]}]}')
     assert sf is None
     [(summary, detail)] = errors(diags)
-    assert summary == UNSUPPORTED
-    assert "format version 3, written by Terraform 0.11.14" in detail
+    assert summary == "State format upgrade failed"
+    assert detail == ("Error upgrading state file format from version 3 to version 4: state "
+                      'contains invalid module path []string{"child"}.')
 
 
 @pytest.mark.parametrize(

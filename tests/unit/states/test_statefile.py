@@ -102,8 +102,8 @@ def test_resources_are_modelled_and_sorted() -> None:
 def test_bad_state_is_a_diagnostic() -> None:
     sf, diags = read_state("{not json")
     assert sf is None and diags.has_errors
-    sf, diags = read_state('{"version": 3}')
-    assert sf is None and diags.errors[0].summary == "Unsupported state file format"
+    sf, diags = read_state('{"version": 3, "modules": "none"}')
+    assert sf is None and diags.errors[0].summary == "Invalid state file format"
 
 
 def test_local_state_policy(tmp_path: Path) -> None:
