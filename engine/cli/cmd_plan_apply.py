@@ -52,7 +52,7 @@ def _op_args(meta: Meta, fs: FlagSet, command: str) -> OpArgs | None:
         problems.append(error(
             "Incompatible refresh options",
             "It doesn't make sense to use -refresh-only at the same time as -refresh=false, "
-            "because Terraform would have nothing to do."))
+            "because groundplan would have nothing to do."))
     if int(fs.get("parallelism")) < 1:
         problems.append(error("Invalid parallelism",
                               "The -parallelism value must be a positive whole number."))

@@ -76,7 +76,7 @@ def run_state_rm(meta: Meta, args: list[str]) -> int:
         if not selected:
             diags.append(error(
                 "Invalid target address",
-                'No matching objects found. To view the available instances, use "terraform '
+                'No matching objects found. To view the available instances, use "groundplan '
                 'state list". Please modify the address to reference a specific instance.'))
             show_diagnostics(meta, diags)
             return 1

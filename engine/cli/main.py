@@ -38,7 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "console": (
         "cmd_console",
         "run_console",
-        "Try Terraform expressions at an interactive command prompt",
+        "Try groundplan expressions at an interactive command prompt",
     ),
     "output": ("cmd_output", "run_output", "Show output values from your root module"),
     "show": ("cmd_show", "run_show", "Show the current state or a saved plan"),
@@ -50,9 +50,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "state": ("cmd_state", "run_state", "Advanced state management"),
     "taint": ("cmd_taint", "run_taint", "Mark a resource instance as not fully functional"),
     "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
-    "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
+    "import": ("cmd_import", "run_import", "Associate existing infrastructure with a groundplan resource"),
     "workspace": ("cmd_workspace", "run_workspace", "Workspace management"),
-    "test": ("cmd_test", "run_test", "Execute integration tests for Terraform modules"),
+    "test": ("cmd_test", "run_test", "Execute integration tests for groundplan modules"),
     "remote": ("cmd_remote", "run_remote", "Run plans and applies on a groundplan control plane"),
 }
 

@@ -147,7 +147,7 @@ def lookup_instances(
             diags.append(error(
                 "Unknown module",
                 f"The current state contains no module at {target}. If you've just added "
-                "this module to the configuration, you must run \"terraform apply\" first to "
+                "this module to the configuration, you must run \"groundplan apply\" first to "
                 "create the module's entry in the state."))
         for m in modules:
             found.extend(instances_in_module(state, m))
@@ -158,7 +158,7 @@ def lookup_instances(
                 diags.append(error(
                     "Unknown resource",
                     f"The current state contains no resource {target}. If you've just added "
-                    "this resource to the configuration, you must run \"terraform apply\" "
+                    "this resource to the configuration, you must run \"groundplan apply\" "
                     "first to create the resource's entry in the state."))
         else:
             found.extend(resource_instances(rs))
@@ -168,7 +168,7 @@ def lookup_instances(
                 "Unknown resource instance",
                 f"The current state contains no resource instance {target}. If you've just "
                 "added its resource to the configuration or have changed the count or "
-                "for_each arguments, you must run \"terraform apply\" first to update the "
+                "for_each arguments, you must run \"groundplan apply\" first to update the "
                 "resource's entry in the state."))
     else:
         found.append(target)

@@ -1,0 +1,187 @@
+"""The product name in what a person reads: the one substitution tests apply to terraform.
+
+groundplan prints terraform's texts with its own name (as OpenTofu prints them with
+"OpenTofu"): "groundplan has been successfully initialized!", `Try running "groundplan plan"`.
+Tests that compare groundplan with terraform therefore pass terraform's human output through
+`as_groundplan` first, and nothing else new. The substitution is:
+
+- the word "Terraform" becomes "groundplan", except in `ALLOWED_PHRASES` (phrases about
+  terraform itself or its ecosystem: "HCP Terraform", "Terraform v1.11", "Terraform Core
+  version", "a newer version of Terraform", "Terraform provider", ...), which stay;
+- the command name in advice, "terraform <command>" (`terraform init`, `terraform -help`,
+  `terraform [global options]`), becomes "groundplan <command>".
+
+It spares user data: the source lines diagnostics quote (`  12:   Terraform = "true"`), the
+`├`/`│` value lines under them, and text inside double quotes (map keys and string values in
+a plan, `"managed by Terraform"`) unless the quoted text is itself a command line
+(`"terraform init"`). Identifiers are words of their own (`terraform_data`,
+`terraform_remote_state`, `.terraform`, `terraform.tfstate`) and the `terraform {}` block
+keyword is not followed by a command name, so neither matches.
+
+Text terraform word-wraps as it prints it is wrapped again where the substitution pushes a line
+past terraform's width (77 columns, 75 inside a diagnostic's box), as terraform would have
+wrapped it had its name been "groundplan" (one character longer): the paragraphs of a
+diagnostic (from its `Error:`/`Warning:` line to its box's end, or to the end of the text
+without colour) and the notes that open with "Terraform " (plan and test summaries). A
+paragraph is the run of lines each of which is full (the next line's first word would not have
+fit on it). Fixed texts (help, init's messages) keep terraform's line breaks.
+
+Machine formats are not substituted: text that is JSON, or JSON lines (`-json` UI output),
+comes back unchanged, and so do files (state, plans, lock files).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+COMMANDS = (
+    "init", "validate", "plan", "apply", "destroy", "console", "fmt", "force-unlock", "get",
+    "graph", "import", "login", "logout", "metadata", "modules", "output", "providers",
+    "refresh", "show", "state", "taint", "test", "untaint", "version", "workspace",
+)
+
+#: Phrases in which "Terraform" names terraform itself and stays as it is.
+ALLOWED_PHRASES: tuple[str, ...] = (
+    r"HCP Terraform",
+    r"Terraform (?:Cloud|Enterprise|Enteprise|Registry|Core)\b",
+    r"Terraform v?\d[0-9A-Za-z.\-]*",
+    r"Terraform versions?\b",
+    r"(?:version|versions|release) of Terraform\b",
+    r"Terraform providers?\b",
+    r"Terraform language\b",
+    r"Terraform template\b",
+)
+_ALLOWED = re.compile("|".join(f"(?:{p})" for p in ALLOWED_PHRASES))
+_WORD = re.compile(r"\bTerraform\b")
+_COMMAND = re.compile(
+    r"\bterraform(?= (?:(?:" + "|".join(re.escape(c) for c in COMMANDS)
+    + r")\b|-help\b|\[global options\]))"
+)
+_QUOTED = re.compile(r'"[^"\n]*"')
+_SOURCE_LINE = re.compile(r"^(?:│ )?(?:\s*\d+: |    [├│] )")
+_DIAGNOSTIC_HEADER = re.compile(r"^(?:│ )?(?:Error|Warning): ")
+_WIDTH = 77  # terraform's wrapping width without colour; 75 inside a diagnostic's box
+
+
+def _substitute_span(text: str) -> str:
+    keep = [m.span() for m in _ALLOWED.finditer(text)]
+
+    def word(m: re.Match[str]) -> str:
+        if any(a <= m.start() and m.end() <= b for a, b in keep):
+            return m.group(0)
+        return "groundplan"
+
+    return _COMMAND.sub("groundplan", _WORD.sub(word, text))
+
+
+def _substitute_line(line: str) -> str:
+    if _SOURCE_LINE.match(line):
+        return line
+    out: list[str] = []
+    pos = 0
+    for m in _QUOTED.finditer(line):
+        out.append(_substitute_span(line[pos:m.start()]))
+        quoted = m.group(0)
+        if _COMMAND.match(quoted, 1):
+            quoted = '"groundplan' + quoted[len('"terraform'):]
+        out.append(quoted)
+        pos = m.end()
+    out.append(_substitute_span(line[pos:]))
+    return "".join(out)
+
+
+def _is_json(text: str) -> bool:
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "{[":
+        return False
+    try:
+        json.loads(stripped)
+        return True
+    except ValueError:
+        pass
+    try:
+        return all(isinstance(json.loads(line), dict) for line in stripped.splitlines() if line)
+    except ValueError:
+        return False
+
+
+def _split_box(line: str) -> tuple[str, str, int]:
+    if line.startswith("│ "):
+        return "│ ", line[2:], _WIDTH - 2
+    return "", line, _WIDTH
+
+
+def _first_word(body: str) -> str:
+    return body.split(" ", 1)[0]
+
+
+def _continues(prev: str, nxt: str) -> bool:
+    """Whether `nxt` is the wrapped continuation of `prev` (both in their original form)."""
+    p_prefix, p_body, width = _split_box(prev)
+    n_prefix, n_body, _ = _split_box(nxt)
+    if p_prefix != n_prefix or not p_body or not n_body:
+        return False
+    if p_body.startswith(" ") or n_body.startswith(" ") or _SOURCE_LINE.match(prev):
+        return False
+    return len(p_body) <= width < len(p_body) + 1 + len(_first_word(n_body))
+
+
+def _wrap(body: str, width: int) -> list[str]:
+    lines: list[str] = []
+    cur = ""
+    for w in body.split(" "):
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    lines.append(cur)
+    return lines
+
+
+def as_groundplan(text: str) -> str:
+    """terraform's human output `text` as groundplan prints it: the product name substituted
+    (see the module's docstring for exactly what changes and what is spared), wrapped
+    paragraphs wrapped again where that changed a line. JSON text is returned unchanged."""
+    if _is_json(text):
+        return text
+    original = text.split("\n")
+    changed = [_substitute_line(line) for line in original]
+    in_diagnostic: list[bool] = []
+    inside = False
+    for line in original:
+        if _DIAGNOSTIC_HEADER.match(line):
+            inside = True
+        elif line.startswith("╵"):
+            inside = False
+        in_diagnostic.append(inside)
+    out: list[str] = []
+    i = 0
+    while i < len(original):
+        j = i
+        while j + 1 < len(original) and _continues(original[j], original[j + 1]):
+            j += 1
+        prefix, first, width = _split_box(original[i])
+        eligible = in_diagnostic[i] or first.startswith("Terraform ")
+        if j > i and eligible and any(len(_split_box(ln)[1]) > width for ln in changed[i:j + 1]):
+            body = " ".join(_split_box(line)[1] for line in changed[i:j + 1])
+            out.extend(prefix + part for part in _wrap(body, width))
+        else:
+            out.extend(changed[i:j + 1])
+        i = j + 1
+    return "\n".join(out)
+
+
+def unnamed_mentions(text: str) -> list[str]:
+    """The places in `text` (groundplan's output for a person) that still name terraform:
+    "Terraform" outside `ALLOWED_PHRASES`, and "terraform <command>" advice; each with some
+    context. Empty when groundplan speaks as itself."""
+    found: list[str] = []
+    keep = [m.span() for m in _ALLOWED.finditer(text)]
+    for m in _WORD.finditer(text):
+        if not any(a <= m.start() and m.end() <= b for a, b in keep):
+            found.append(text[max(0, m.start() - 40):m.end() + 40])
+    for m in _COMMAND.finditer(text):
+        found.append(text[max(0, m.start() - 40):m.end() + 40])
+    return found
