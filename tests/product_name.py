@@ -27,7 +27,9 @@ paragraph is the run of lines each of which is full (the next line's first word 
 fit on it). Fixed texts (help, init's messages) keep terraform's line breaks.
 
 Machine formats are not substituted: text that is JSON, or JSON lines (`-json` UI output),
-comes back unchanged, and so do files (state, plans, lock files).
+comes back unchanged, and so do files (state, plans, lock files). A test that compares the
+human fields inside JSON (a diagnostic's `summary` and `detail`) passes each field through
+`as_groundplan(field, message=True)`.
 """
 
 from __future__ import annotations
@@ -140,11 +142,13 @@ def _wrap(body: str, width: int) -> list[str]:
     return lines
 
 
-def as_groundplan(text: str) -> str:
+def as_groundplan(text: str, *, message: bool = False) -> str:
     """terraform's human output `text` as groundplan prints it: the product name substituted
     (see the module's docstring for exactly what changes and what is spared), wrapped
-    paragraphs wrapped again where that changed a line. JSON text is returned unchanged."""
-    if _is_json(text):
+    paragraphs wrapped again where that pushed a line past the width. JSON text is returned
+    unchanged, unless `message` says `text` is a human field of a JSON document (a `-json`
+    diagnostic's summary or detail, a UI message's `@message`), which is substituted too."""
+    if not message and _is_json(text):
         return text
     original = text.split("\n")
     changed = [_substitute_line(line) for line in original]

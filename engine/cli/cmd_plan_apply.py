@@ -33,7 +33,7 @@ def _too_many(meta: Meta, command: str) -> int:
             )
         ]
     )
-    meta.ui.err(f"\nFor more help on using this command, run:\n  terraform {command} -help")
+    meta.ui.err(f"\nFor more help on using this command, run:\n  groundplan {command} -help")
     return 1
 
 
