@@ -2,7 +2,8 @@
 
 `main(argv)` returns the process exit code as Terraform would: 0 success, 1 error, 2 for
 `plan -detailed-exitcode` with changes, 127 for a missing command. Global options come
-before the command: `-chdir=DIR`, `-help`, `-version`. No Python traceback reaches the
+before the command: `-chdir=DIR`, `-help`, `-version`, `-install-autocomplete`,
+`-uninstall-autocomplete` (see `autocomplete`). No Python traceback reaches the
 user: an internal error prints a short crash message and exits 1.
 """
 
@@ -103,10 +104,18 @@ def _wants_color(argv: list[str]) -> bool:
 
 def run(argv: list[str], ui: Ui) -> int:
     """Parse the global options and run the command (exceptions propagate)."""
+    if os.environ.get("COMP_LINE"):  # the shell asks for completions (see autocomplete)
+        from engine.cli.autocomplete import complete
+
+        return complete(ui, os.environ["COMP_LINE"], COMMANDS)
     args = list(argv)
     chdir: str | None = None
     while args and args[0].startswith("-"):
         opt = args[0].lstrip("-")
+        if opt in ("install-autocomplete", "uninstall-autocomplete"):
+            from engine.cli import autocomplete
+
+            return (autocomplete.install if opt.startswith("install") else autocomplete.uninstall)(ui)
         if opt.startswith("chdir="):
             chdir = opt.split("=", 1)[1]
         elif opt == "chdir" and len(args) > 1:
