@@ -62,6 +62,9 @@ _COMMAND = re.compile(
 )
 _QUOTED = re.compile(r'"[^"\n]*"')
 _SOURCE_LINE = re.compile(r"^(?:│ )?(?:\s*\d+: |    [├│] )")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_ANSI_SPLIT = re.compile(r"(\x1b\[[0-9;]*m)")
+_BOX = re.compile(r"^(?:\x1b\[[0-9;]*m)*│(?:\x1b\[[0-9;]*m)* (?:\x1b\[[0-9;]*m)*")
 _DIAGNOSTIC_HEADER = re.compile(r"^(?:│ )?(?:Error|Warning): ")
 _WIDTH = 77  # terraform's wrapping width without colour; 75 inside a diagnostic's box
 
@@ -78,8 +81,15 @@ def _substitute_span(text: str) -> str:
 
 
 def _substitute_line(line: str) -> str:
-    if _SOURCE_LINE.match(line):
+    if _SOURCE_LINE.match(_visible(line)):
         return line
+    if _ANSI.search(line):  # colour codes end in a letter: substitute between them
+        pieces = _ANSI_SPLIT.split(line)
+        return "".join(p if i % 2 else _substitute_text(p) for i, p in enumerate(pieces))
+    return _substitute_text(line)
+
+
+def _substitute_text(line: str) -> str:
     out: list[str] = []
     pos = 0
     for m in _QUOTED.finditer(line):
@@ -108,36 +118,46 @@ def _is_json(text: str) -> bool:
         return False
 
 
+def _visible(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
 def _split_box(line: str) -> tuple[str, str, int]:
-    if line.startswith("│ "):
-        return "│ ", line[2:], _WIDTH - 2
+    """(the box's left rule with its colour codes, the text, the width that text wraps at)."""
+    m = _BOX.match(line)
+    if m:
+        return m.group(0), line[m.end():], _WIDTH - 2
     return "", line, _WIDTH
 
 
 def _first_word(body: str) -> str:
-    return body.split(" ", 1)[0]
+    return _visible(body).split(" ", 1)[0]
 
 
 def _continues(prev: str, nxt: str) -> bool:
     """Whether `nxt` is the wrapped continuation of `prev` (both in their original form)."""
     p_prefix, p_body, width = _split_box(prev)
     n_prefix, n_body, _ = _split_box(nxt)
-    if p_prefix != n_prefix or not p_body or not n_body:
+    p_text, n_text = _visible(p_body), _visible(n_body)
+    if _visible(p_prefix) != _visible(n_prefix) or not p_text or not n_text:
         return False
-    if p_body.startswith(" ") or n_body.startswith(" ") or _SOURCE_LINE.match(prev):
+    if p_text.startswith(" ") or n_text.startswith(" ") or _SOURCE_LINE.match(_visible(prev)):
         return False
-    return len(p_body) <= width < len(p_body) + 1 + len(_first_word(n_body))
+    return len(p_text) <= width < len(p_text) + 1 + len(_first_word(n_body))
 
 
 def _wrap(body: str, width: int) -> list[str]:
     lines: list[str] = []
-    cur = ""
+    cur, cur_len = "", 0
     for w in body.split(" "):
-        if cur and len(cur) + 1 + len(w) > width:
+        w_len = len(_visible(w))
+        if cur and cur_len + 1 + w_len > width:
             lines.append(cur)
-            cur = w
+            cur, cur_len = w, w_len
+        elif cur:
+            cur, cur_len = f"{cur} {w}", cur_len + 1 + w_len
         else:
-            cur = f"{cur} {w}" if cur else w
+            cur, cur_len = w, w_len
     lines.append(cur)
     return lines
 
@@ -155,9 +175,9 @@ def as_groundplan(text: str, *, message: bool = False) -> str:
     in_diagnostic: list[bool] = []
     inside = False
     for line in original:
-        if _DIAGNOSTIC_HEADER.match(line):
+        if _DIAGNOSTIC_HEADER.match(_visible(line)):
             inside = True
-        elif line.startswith("╵"):
+        elif _visible(line).startswith("╵"):
             inside = False
         in_diagnostic.append(inside)
     out: list[str] = []
@@ -166,11 +186,15 @@ def as_groundplan(text: str, *, message: bool = False) -> str:
         j = i
         while j + 1 < len(original) and _continues(original[j], original[j + 1]):
             j += 1
-        prefix, first, width = _split_box(original[i])
-        eligible = in_diagnostic[i] or first.startswith("Terraform ")
-        if j > i and eligible and any(len(_split_box(ln)[1]) > width for ln in changed[i:j + 1]):
+        first_prefix, first, width = _split_box(original[i])
+        eligible = in_diagnostic[i] or _visible(first).startswith("Terraform ")
+        if j > i and eligible and any(
+                len(_visible(_split_box(ln)[1])) > width for ln in changed[i:j + 1]):
+            rest_prefix = _split_box(original[i + 1])[0]
             body = " ".join(_split_box(line)[1] for line in changed[i:j + 1])
-            out.extend(prefix + part for part in _wrap(body, width))
+            parts = _wrap(body, width)
+            out.append(first_prefix + parts[0])
+            out.extend(rest_prefix + part for part in parts[1:])
         else:
             out.extend(changed[i:j + 1])
         i = j + 1
@@ -182,6 +206,7 @@ def unnamed_mentions(text: str) -> list[str]:
     "Terraform" outside `ALLOWED_PHRASES`, and "terraform <command>" advice; each with some
     context. Empty when groundplan speaks as itself."""
     found: list[str] = []
+    text = _visible(text)
     keep = [m.span() for m in _ALLOWED.finditer(text)]
     for m in _WORD.finditer(text):
         if not any(a <= m.start() and m.end() <= b for a, b in keep):
