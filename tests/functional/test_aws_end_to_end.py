@@ -268,7 +268,7 @@ def scenario(argv: list[str], workdir: Path, mirror: Path, moto_url: str
     assert "Import successful!" in out
     assert "aws_ssm_parameter.imported" in run.state_addresses()
     out = run("import", "aws_ssm_parameter.imported", IMPORTED_NAME, expect=1)
-    assert "Resource already managed by Terraform" in out
+    assert "Resource already managed by groundplan" in out
     run("plan", "-detailed-exitcode", "-out=imported.tfplan")
     plans["after-import"] = run.changes("imported.tfplan")
     assert inventory(moto_url)["parameters"][IMPORTED_NAME] == "made out of band"

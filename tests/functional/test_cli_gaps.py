@@ -172,7 +172,7 @@ def test_planning_failed_placement(tmp_path: Path, cli_config: Path, text: str,
     dirs = pair(tmp_path, {"main.tf": text})
     gp = same(dirs, cli_config, command)
     assert gp.returncode == 1
-    shown = "Planning failed. Terraform encountered an error" in gp.stdout
+    shown = "Planning failed. groundplan encountered an error" in gp.stdout
     assert shown == (command == "plan" and text == IMPORT_KEY_ERROR_TF)
 
 

@@ -148,7 +148,7 @@ def same(dirs: dict[str, Path], *args: str, stdin: str = "") -> subprocess.Compl
 def test_plan_out_show_apply_saved_plan_then_no_changes(dirs: dict[str, Path]) -> None:
     g = same(dirs, "plan", "-no-color", "-out=p")
     assert "Saved the plan to: p" in g.stdout
-    assert 'terraform apply "p"' in g.stdout
+    assert 'groundplan apply "p"' in g.stdout
     assert "Plan: 5 to add, 0 to change, 0 to destroy." in g.stdout
     assert (dirs["groundplan"] / "p").is_file()
     same(dirs, "show", "-no-color", "p")
