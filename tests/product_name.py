@@ -21,10 +21,13 @@ keyword is not followed by a command name, so neither matches.
 Text terraform word-wraps as it prints it is wrapped again where the substitution pushes a line
 past terraform's width (77 columns, 75 inside a diagnostic's box), as terraform would have
 wrapped it had its name been "groundplan" (one character longer): the paragraphs of a
-diagnostic (from its `Error:`/`Warning:` line to its box's end, or to the end of the text
-without colour) and the notes that open with "Terraform " (plan and test summaries). A
-paragraph is the run of lines each of which is full (the next line's first word would not have
-fit on it). Fixed texts (help, init's messages) keep terraform's line breaks.
+diagnostic (from its `Error:`/`Warning:` line to its box's end, or without colour to the next
+of terraform's own lines after diagnostics: "Terraform has been successfully initialized!",
+"Success! ", "Apply complete!", "Plan: ", ...) and the notes that open with "Terraform " (plan
+and test summaries). A
+paragraph is a run of lines that each fit the width and are full (the next line's first word
+would not have fit on it), as greedy wrapping leaves them. Fixed texts (help, init's messages)
+keep terraform's line breaks.
 
 Machine formats are not substituted: text that is JSON, or JSON lines (`-json` UI output),
 comes back unchanged, and so do files (state, plans, lock files). A test that compares the
@@ -66,6 +69,11 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _ANSI_SPLIT = re.compile(r"(\x1b\[[0-9;]*m)")
 _BOX = re.compile(r"^(?:\x1b\[[0-9;]*m)*│(?:\x1b\[[0-9;]*m)* (?:\x1b\[[0-9;]*m)*")
 _DIAGNOSTIC_HEADER = re.compile(r"^(?:│ )?(?:Error|Warning): ")
+# What terraform prints after diagnostics without colour (no box marks their end there).
+_AFTER_DIAGNOSTICS = re.compile(
+    r"^(?:Terraform has been successfully initialized!|Terraform initialized in an empty "
+    r"directory!|Success! |Apply complete!|Destroy complete!|No changes\. |Plan: |Changes to "
+    r"Outputs:|Terraform used the selected providers|Terraform will perform|Initializing )")
 _WIDTH = 77  # terraform's wrapping width without colour; 75 inside a diagnostic's box
 
 
@@ -177,7 +185,7 @@ def as_groundplan(text: str, *, message: bool = False) -> str:
     for line in original:
         if _DIAGNOSTIC_HEADER.match(_visible(line)):
             inside = True
-        elif _visible(line).startswith("╵"):
+        elif _visible(line).startswith("╵") or _AFTER_DIAGNOSTICS.match(line):
             inside = False
         in_diagnostic.append(inside)
     out: list[str] = []
@@ -188,7 +196,8 @@ def as_groundplan(text: str, *, message: bool = False) -> str:
             j += 1
         first_prefix, first, width = _split_box(original[i])
         eligible = in_diagnostic[i] or _visible(first).startswith("Terraform ")
-        if j > i and eligible and any(
+        fitted = all(len(_visible(_split_box(ln)[1])) <= width for ln in original[i:j + 1])
+        if j > i and eligible and fitted and any(
                 len(_visible(_split_box(ln)[1])) > width for ln in changed[i:j + 1]):
             rest_prefix = _split_box(original[i + 1])[0]
             body = " ".join(_split_box(line)[1] for line in changed[i:j + 1])
