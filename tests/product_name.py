@@ -63,6 +63,8 @@ _COMMAND = re.compile(
     r"\bterraform(?= (?:(?:" + "|".join(re.escape(c) for c in COMMANDS)
     + r")\b|-help\b|\[global options\]))"
 )
+_COMMAND_AT_END = re.compile(r"(?:^|[\s\"`'])(terraform)(?:\x1b\[[0-9;]*m)*$")
+_COMMAND_WORD = re.compile(r"(?:" + "|".join(re.escape(c) for c in COMMANDS) + r")\b")
 _QUOTED = re.compile(r'"[^"\n]*"')
 _SOURCE_LINE = re.compile(r"^(?:│ )?(?:\s*\d+: |    [├│] )")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -170,6 +172,29 @@ def _wrap(body: str, width: int) -> list[str]:
     return lines
 
 
+_KEPT = "\x00kept\x00"
+
+
+def _protect_across_lines(lines: list[str]) -> list[str]:
+    """`lines` with each "Terraform" that an allowed phrase broken across two lines covers
+    ("supported by Terraform" / "1.11.4.") replaced by a placeholder the substitution skips."""
+    out = list(lines)
+    for k in range(len(lines) - 1):
+        tail, head = _visible(lines[k]), _visible(_split_box(lines[k + 1])[1])
+        joined = f"{tail} {head}"
+        for m in _ALLOWED.finditer(joined):
+            if not (m.start() < len(tail) < m.end()):
+                continue
+            for w in _WORD.finditer(joined, m.start(), m.end()):
+                if w.end() <= len(tail) and tail.endswith("Terraform") and w.end() == len(tail):
+                    out[k] = out[k][: out[k].rfind("Terraform")] + _KEPT + out[k][
+                        out[k].rfind("Terraform") + len("Terraform"):]
+                elif w.start() > len(tail) and w.start() == len(tail) + 1:
+                    i = out[k + 1].find("Terraform")
+                    out[k + 1] = out[k + 1][:i] + _KEPT + out[k + 1][i + len("Terraform"):]
+    return out
+
+
 def as_groundplan(text: str, *, message: bool = False) -> str:
     """terraform's human output `text` as groundplan prints it: the product name substituted
     (see the module's docstring for exactly what changes and what is spared), wrapped
@@ -179,7 +204,12 @@ def as_groundplan(text: str, *, message: bool = False) -> str:
     if not message and _is_json(text):
         return text
     original = text.split("\n")
-    changed = [_substitute_line(line) for line in original]
+    changed = [_substitute_line(line) for line in _protect_across_lines(original)]
+    changed = [line.replace(_KEPT, "Terraform") for line in changed]
+    for k in range(len(changed) - 1):  # advice broken across lines: `"terraform` / `init"`
+        m = _COMMAND_AT_END.search(changed[k])
+        if m and _COMMAND_WORD.match(_visible(_split_box(original[k + 1])[1])):
+            changed[k] = changed[k][:m.start(1)] + "groundplan" + changed[k][m.end(1):]
     in_diagnostic: list[bool] = []
     inside = False
     for line in original:

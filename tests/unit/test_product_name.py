@@ -81,3 +81,12 @@ def test_unnamed_mentions_finds_what_is_left() -> None:
     assert unnamed_mentions("groundplan has been successfully initialized!") == []
     found = unnamed_mentions('Terraform has no command named "x".\nrun: terraform init\n')
     assert len(found) == 2
+
+
+def test_phrases_and_advice_broken_across_lines() -> None:
+    assert as_groundplan(
+        "Error: x\n\nThe state file uses format version 5, which is not supported by Terraform\n"
+        '1.11.4. To view the available instances, use "terraform\nstate list".\n'
+    ) == (
+        "Error: x\n\nThe state file uses format version 5, which is not supported by Terraform\n"
+        '1.11.4. To view the available instances, use "groundplan\nstate list".\n')
