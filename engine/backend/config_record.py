@@ -27,14 +27,14 @@ RECORD_FILE = "terraform.tfstate"
 
 _INIT_DETAIL = """Reason: {reason}
 
-The "backend" is the interface that Terraform uses to store state,
+The "backend" is the interface that groundplan uses to store state,
 perform operations, etc. If this message is showing up, it means that the
-Terraform configuration you're using is using a custom configuration for
-the Terraform backend.
+groundplan configuration you're using is using a custom configuration for
+the groundplan backend.
 
 Changes to backend configurations require reinitialization. This allows
-Terraform to set up the new configuration, copy existing state, etc. Please run
-"terraform init" with either the "-reconfigure" or "-migrate-state" flags to
+groundplan to set up the new configuration, copy existing state, etc. Please run
+"groundplan init" with either the "-reconfigure" or "-migrate-state" flags to
 use the current configuration.
 
 If the change reason above is incorrect, please verify your configuration
@@ -97,7 +97,7 @@ def remove_record(cwd: str, environ: Mapping[str, str]) -> None:
 def _required(reason: str, changed: bool = False) -> Diagnostics:
     sep = ": " if changed else ", "
     return Diagnostics([error(
-        f'Backend initialization required{sep}please run "terraform init"',
+        f'Backend initialization required{sep}please run "groundplan init"',
         _INIT_DETAIL.format(reason=reason),
     )])
 

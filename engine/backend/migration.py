@@ -34,16 +34,16 @@ from engine.states.statefile import states_equal, write_state
 Ask = Callable[[str, str], "str | None"]
 
 MULTI_TO_MULTI = """Both the existing {src!s} backend and the newly configured {dst!s} backend
-support workspaces. When migrating between backends, Terraform will copy
+support workspaces. When migrating between backends, groundplan will copy
 all workspaces (with the same names). THIS WILL OVERWRITE any conflicting
 states in the destination.
 
-Terraform initialization doesn't currently migrate only select workspaces.
+groundplan initialization doesn't currently migrate only select workspaces.
 If you want to migrate a select number of workspaces, you must manually
 pull and push those states.
 
-If you answer "yes", Terraform will migrate all states. If you answer
-"no", Terraform will abort."""
+If you answer "yes", groundplan will migrate all states. If you answer
+"no", groundplan will abort."""
 
 EMPTY = """Pre-existing state was found while migrating the previous {src!s} backend to the
 newly configured {dst!s} backend. No existing state was found in the newly
@@ -69,7 +69,7 @@ Please remove the "-input=false" option and try again."""
 LOAD_ERROR = """Error loading state:
     {err}
 
-Terraform failed to load the default state from the "{backend}" backend.
+groundplan failed to load the default state from the "{backend}" backend.
 State migration cannot occur unless the state can be loaded. Backend
 modification and state migration has been aborted. The state in both the
 source and the destination remain unmodified. Please resolve the
@@ -86,7 +86,7 @@ MULTI_ERROR = """Error migrating the workspace "{name}" from the previous "{src}
 to the newly configured "{dst}" backend:
     {err}
 
-Terraform copies workspaces in alphabetical order. Any workspaces
+groundplan copies workspaces in alphabetical order. Any workspaces
 alphabetically earlier than this one have been copied. Any workspaces
 later than this haven't been modified in the destination. No workspaces
 in the source state have been modified.

@@ -27,9 +27,9 @@ from engine.hcl.format_rewrite import format_terraform
 
 SUPPORTED_EXTS = (".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl")
 
-HELP = """Usage: terraform [global options] fmt [options] [target...]
+HELP = """Usage: groundplan [global options] fmt [options] [target...]
 
-  Rewrites all Terraform configuration files to a canonical format. All
+  Rewrites all groundplan configuration files to a canonical format. All
   configuration files (.tf), variables files (.tfvars), and testing files\x20
   (.tftest.hcl) are updated. JSON files (.tf.json, .tfvars.json, or\x20
   .tftest.json) are not modified.
@@ -169,7 +169,7 @@ class _Fmt:
                 self.diags.append(
                     error(
                         "Only .tf, .tfvars, and .tftest.hcl files can be processed with "
-                        "terraform fmt"
+                        "groundplan fmt"
                     )
                 )
 

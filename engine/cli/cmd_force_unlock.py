@@ -16,13 +16,13 @@ from engine.states.lock import force_unlock
 
 UNLOCK_QUESTION = (
     "[reset][bold]Do you really want to force-unlock?[reset]\n"
-    "  Terraform will remove the lock on the remote state.\n"
-    "  This will allow local Terraform commands to modify this state, even though it\n"
+    "  groundplan will remove the lock on the remote state.\n"
+    "  This will allow local groundplan commands to modify this state, even though it\n"
     "  may still be in use. Only 'yes' will be accepted to confirm.\n"
 )
 UNLOCKED = (
-    "[reset][bold][green]Terraform state has been successfully unlocked![reset][green]\n\n"
-    "The state has been unlocked, and Terraform commands should now be able to\n"
+    "[reset][bold][green]groundplan state has been successfully unlocked![reset][green]\n\n"
+    "The state has been unlocked, and groundplan commands should now be able to\n"
     "obtain a new lock on the remote state."
 )
 

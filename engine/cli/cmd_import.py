@@ -29,9 +29,9 @@ from engine.operations import ImportRequest, import_resource
 SUCCESS = (
     "[reset][green]\nImport successful!\n\n"
     "The resources that were imported are shown above. These resources are now in\n"
-    "your Terraform state and will henceforth be managed by Terraform.\n\n"
+    "your groundplan state and will henceforth be managed by groundplan.\n\n"
 )
-USAGE_HINT = "\nFor more help on using this command, run:\n  terraform import -help"
+USAGE_HINT = "\nFor more help on using this command, run:\n  groundplan import -help"
 
 
 def _flags() -> FlagSet:

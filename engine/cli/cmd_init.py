@@ -27,29 +27,29 @@ from engine.initwd import install_modules, write_manifest
 from engine.providercache.install import ensure_providers
 from engine.providercache.requirements import config_requirements
 
-SUCCESS = "[reset][bold][green]Terraform has been successfully initialized![reset][green]"
+SUCCESS = "[reset][bold][green]groundplan has been successfully initialized![reset][green]"
 EMPTY_DIR = (
-    "[reset][bold]Terraform initialized in an empty directory![reset]\n\n"
-    "The directory has no Terraform configuration files. You may begin working\n"
-    "with Terraform immediately by creating Terraform configuration files."
+    "[reset][bold]groundplan initialized in an empty directory![reset]\n\n"
+    "The directory has no groundplan configuration files. You may begin working\n"
+    "with groundplan immediately by creating groundplan configuration files."
 )
 NEXT_STEPS = (
     "[reset][green]\n"
-    'You may now begin working with Terraform. Try running "terraform plan" to see\n'
-    "any changes that are required for your infrastructure. All Terraform commands\n"
+    'You may now begin working with groundplan. Try running "groundplan plan" to see\n'
+    "any changes that are required for your infrastructure. All groundplan commands\n"
     "should now work.\n\n"
-    "If you ever set or change modules or backend configuration for Terraform,\n"
+    "If you ever set or change modules or backend configuration for groundplan,\n"
     "rerun this command to reinitialize your working directory. If you forget, other\n"
     "commands will detect it and remind you to do so if necessary."
 )
 LOCK_CREATED = (
-    "Terraform has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\n"
+    "groundplan has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\n"
     "selections it made above. Include this file in your version control repository\n"
-    "so that Terraform can guarantee to make the same selections by default when\n"
-    'you run "terraform init" in the future.'
+    "so that groundplan can guarantee to make the same selections by default when\n"
+    'you run "groundplan init" in the future.'
 )
 LOCK_CHANGED = (
-    "Terraform has made some changes to the provider dependency selections recorded\n"
+    "groundplan has made some changes to the provider dependency selections recorded\n"
     "in the .terraform.lock.hcl file. Review those changes and commit them to your\n"
     "version control system if they represent changes you intended to make."
 )
@@ -72,12 +72,12 @@ def _incomplete_warning(names: list[str]) -> Diagnostics:
         [
             warning(
                 "Incomplete lock file information for providers",
-                "Due to your customized provider installation methods, Terraform was forced to "
+                "Due to your customized provider installation methods, groundplan was forced to "
                 "calculate lock file checksums locally for the following providers:\n"
                 f"{listing}\n\nThe current .terraform.lock.hcl file only includes checksums for "
-                f"{plat}, so Terraform running on another platform will fail to install these "
+                f"{plat}, so groundplan running on another platform will fail to install these "
                 "providers.\n\nTo calculate additional checksums for another platform, run:\n"
-                f"  terraform providers lock -platform={plat}\n(where {plat} is the platform to generate)",
+                f"  groundplan providers lock -platform={plat}\n(where {plat} is the platform to generate)",
             )
         ]
     )
@@ -116,7 +116,7 @@ def _install_providers(
                     error(
                         "Provider dependency changes detected",
                         "Changes to the required provider dependencies were detected, but the lock "
-                        'file is read-only. To use and record these requirements, run "terraform init" '
+                        'file is read-only. To use and record these requirements, run "groundplan init" '
                         'without the "-lockfile=readonly" flag.',
                     )
                 )

@@ -12,13 +12,13 @@ from engine.values.types import BOOL, NUMBER, STRING
 NO_OUTPUTS_DETAIL = (
     "The state file either has no outputs defined, or all the defined outputs are empty. "
     "Please define an output in your configuration with the `output` keyword and run "
-    "`terraform refresh` for it to become available. If you are using interpolation, please "
-    "verify the interpolated value is not empty. You can use the `terraform console` command "
+    "`groundplan refresh` for it to become available. If you are using interpolation, please "
+    "verify the interpolated value is not empty. You can use the `groundplan console` command "
     "to assist."
 )
 NOT_FOUND_DETAIL = (
     "The output variable requested could not be found in the state file. If you recently "
-    "added this to your configuration, be sure to run `terraform apply`, since the state "
+    "added this to your configuration, be sure to run `groundplan apply`, since the state "
     "won't be updated with new output variables until that command is run."
 )
 
@@ -39,7 +39,7 @@ def run_output(meta: Meta, args: list[str]) -> int:
                 )
             ]
         )
-        ui.err("\nFor more help on using this command, run:\n  terraform output -help")
+        ui.err("\nFor more help on using this command, run:\n  groundplan output -help")
         return 1
     as_json, raw = bool(fs.get("json")), bool(fs.get("raw"))
     if as_json and raw:

@@ -34,7 +34,7 @@ def _too_many(meta: Meta, command: str) -> int:
             )
         ]
     )
-    meta.ui.err(f"\nFor more help on using this command, run:\n  terraform {command} -help")
+    meta.ui.err(f"\nFor more help on using this command, run:\n  groundplan {command} -help")
     return 1
 
 
@@ -53,7 +53,7 @@ def _op_args(meta: Meta, fs: FlagSet, command: str) -> OpArgs | None:
         problems.append(error(
             "Incompatible refresh options",
             "It doesn't make sense to use -refresh-only at the same time as -refresh=false, "
-            "because Terraform would have nothing to do."))
+            "because groundplan would have nothing to do."))
     if problems:
         meta.ui.diagnostics(problems)
         return None

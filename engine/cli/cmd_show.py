@@ -131,7 +131,7 @@ def run_show(meta: Meta, args: list[str]) -> int:
     if len(rest) > 1:
         ui.diagnostics([error("Too many command line arguments",
                               "Expected at most one positional argument.")])
-        ui.err("\nFor more help on using this command, run:\n  terraform show -help")
+        ui.err("\nFor more help on using this command, run:\n  groundplan show -help")
         return 1
     registry: ProviderRegistry = PluginRegistry(meta.cwd)
     try:

@@ -43,7 +43,7 @@ from engine.states.state import ResourceInstanceObject, State
 
 NO_INSTANCE = (
     "This command requires that the address references one specific instance.\n"
-    'To view the available instances, use "terraform state list". Please modify \n'
+    'To view the available instances, use "groundplan state list". Please modify \n'
     "the address to reference a specific instance."
 )
 

@@ -79,7 +79,7 @@ def run_state_replace_provider(meta: Meta, args: list[str]) -> int:
             meta.ui.out("No matching resources found.")
             return 0
         ui = meta.ui
-        ui.out("Terraform will perform the following actions:\n")
+        ui.out("groundplan will perform the following actions:\n")
         ui.out("  [yellow]~[reset] Updating provider:")
         ui.out(f"    [red]-[reset] {from_}")
         ui.out(f"    [green]+[reset] {to}\n")

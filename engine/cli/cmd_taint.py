@@ -22,7 +22,7 @@ from engine.states.state import ResourceInstanceObject, State
 
 NO_INSTANCE_DETAIL = (
     "There is no resource instance in the state with the address {addr}. If the resource "
-    'configuration has just been added, you must run "terraform apply" once to create the '
+    'configuration has just been added, you must run "groundplan apply" once to create the '
     "corresponding instance(s) before they can be tainted."
 )
 EMPTY_STATE_DETAIL = (

@@ -46,7 +46,7 @@ def run_validate(meta: Meta, args: list[str]) -> int:
     if len(rest) > 1:
         meta.ui.diagnostics([error("Too many command line arguments",
                                    "Expected at most one positional argument.")])
-        meta.ui.err("\nFor more help on using this command, run:\n  terraform validate -help")
+        meta.ui.err("\nFor more help on using this command, run:\n  groundplan validate -help")
         return 1
     diags = validate_config(meta, rest[0] if rest else ".")
     if fs.get("json"):

@@ -27,9 +27,9 @@ from engine.diags import error
 from engine.states.lock import acquire, new_lock_info, release
 from engine.states.statefile import read_state
 
-USAGE = """Usage: terraform [global options] workspace
+USAGE = """Usage: groundplan [global options] workspace
 
-  new, list, show, select and delete Terraform workspaces.
+  new, list, show, select and delete groundplan workspaces.
 
 Subcommands:
     delete    Delete a workspace
@@ -38,9 +38,9 @@ Subcommands:
     select    Select a workspace
     show      Show the name of the current workspace"""
 
-NEW_HELP = """Usage: terraform [global options] workspace new [OPTIONS] NAME
+NEW_HELP = """Usage: groundplan [global options] workspace new [OPTIONS] NAME
 
-  Create a new Terraform workspace.
+  Create a new groundplan workspace.
 
 Options:
 
@@ -52,23 +52,23 @@ Options:
 
     -state=path         Copy an existing state file into the new workspace."""
 
-SELECT_HELP = """Usage: terraform [global options] workspace select NAME
+SELECT_HELP = """Usage: groundplan [global options] workspace select NAME
 
-  Select a different Terraform workspace.
+  Select a different groundplan workspace.
 
 Options:
 
-    -or-create=false    Create the Terraform workspace if it doesn't exist."""
+    -or-create=false    Create the groundplan workspace if it doesn't exist."""
 
-DELETE_HELP = """Usage: terraform [global options] workspace delete [OPTIONS] NAME
+DELETE_HELP = """Usage: groundplan [global options] workspace delete [OPTIONS] NAME
 
-  Delete a Terraform workspace
+  Delete a groundplan workspace
 
 
 Options:
 
   -force             Remove a workspace even if it is managing resources.
-                     Terraform can no longer track or manage the workspace's
+                     groundplan can no longer track or manage the workspace's
                      infrastructure.
 
   -lock=false        Don't hold a state lock during the operation. This is
@@ -77,11 +77,11 @@ Options:
 
   -lock-timeout=0s   Duration to retry a state lock."""
 
-LIST_HELP = """Usage: terraform [global options] workspace list
+LIST_HELP = """Usage: groundplan [global options] workspace list
 
-  List Terraform workspaces."""
+  List groundplan workspaces."""
 
-SHOW_HELP = """Usage: terraform [global options] workspace show
+SHOW_HELP = """Usage: groundplan [global options] workspace show
 
   Show the name of the current workspace."""
 
@@ -95,14 +95,14 @@ CHANGED = '[reset][green]Switched to workspace "{}".'
 CREATED = (
     '[reset][green][bold]Created and switched to workspace "{}"![reset][green]\n\n'
     "You're now on a new, empty workspace. Workspaces isolate their state,\n"
-    'so if you run "terraform plan" Terraform will not see any existing state\n'
+    'so if you run "groundplan plan" groundplan will not see any existing state\n'
     "for this configuration."
 )
 DELETED = '[reset][green]Deleted workspace "{}"!'
 WARN_NOT_EMPTY = (
     '[reset][yellow]WARNING: "{}" was non-empty.\n'
     "The resources managed by the deleted workspace may still exist,\n"
-    "but are no longer manageable by Terraform since the state has\n"
+    "but are no longer manageable by groundplan since the state has\n"
     "been deleted.\n"
 )
 DEL_CURRENT = (
@@ -133,11 +133,11 @@ OVERRIDDEN_NEW = (
 )
 NOT_EMPTY_DETAIL = (
     'Workspace "{}" is currently tracking the following resource instances:{}\n\n'
-    "Deleting this workspace would cause Terraform to lose track of any associated "
+    "Deleting this workspace would cause groundplan to lose track of any associated "
     "remote objects, which would then require you to delete them manually outside of "
-    "Terraform. You should destroy these objects with Terraform before deleting the "
+    "groundplan. You should destroy these objects with groundplan before deleting the "
     "workspace.\n\n"
-    "If you want to delete this workspace anyway, and have Terraform forget about these "
+    "If you want to delete this workspace anyway, and have groundplan forget about these "
     "managed objects, use the -force option to disable this safety check."
 )
 TOO_MANY_ARGS = "Too many command line arguments. Did you mean to use -chdir?"

@@ -16,7 +16,7 @@ HELP: dict[str, str] = {**MAIN_HELP, **OTHER_HELP}
 # The "Main commands" of terraform's top-level help; every other command follows them.
 MAIN_COMMANDS = ("init", "validate", "plan", "apply", "destroy")
 
-CONSOLE_HELP = """The Terraform console allows you to experiment with Terraform interpolations.
+CONSOLE_HELP = """The groundplan console allows you to experiment with groundplan interpolations.
 You may access resources in the state (if you have one) just as you would
 from a configuration. For example: "aws_instance.foo.id" would evaluate
 to the ID of "aws_instance.foo" if it exists in your state.
@@ -78,6 +78,6 @@ def unknown_command(name: str, commands: list[str]) -> str:
     suggestion = name_suggestion(name, commands)
     hint = f' Did you mean "{suggestion}"?' if suggestion else ""
     return (
-        f'Terraform has no command named "{name}".{hint}\n\n'
-        "To see all of Terraform's top-level commands, run:\n  terraform -help\n"
+        f'groundplan has no command named "{name}".{hint}\n\n'
+        "To see all of groundplan's top-level commands, run:\n  groundplan -help\n"
     )

@@ -28,16 +28,16 @@ from engine.cli.meta import Meta
 from engine.configs.terraform_block import Backend as BackendBlock
 from engine.diags import Diagnostics, error, warning
 
-SUCCESS_SET = ("[reset][green]\nSuccessfully configured the backend \"{type}\"! Terraform will "
+SUCCESS_SET = ("[reset][green]\nSuccessfully configured the backend \"{type}\"! groundplan will "
                "automatically\nuse this backend unless the backend configuration changes.")
-SUCCESS_UNSET = ("[reset][green]\n\nSuccessfully unset the backend \"{type}\". Terraform will "
+SUCCESS_UNSET = ("[reset][green]\n\nSuccessfully unset the backend \"{type}\". groundplan will "
                  "now operate locally.")
-UNCONFIGURING = "Terraform has detected you're unconfiguring your previously set \"{type}\" backend."
-TYPE_CHANGED = "[reset]Terraform detected that the backend type changed from \"{old}\" to \"{new}\".\n"
+UNCONFIGURING = "groundplan has detected you're unconfiguring your previously set \"{type}\" backend."
+TYPE_CHANGED = "[reset]groundplan detected that the backend type changed from \"{old}\" to \"{new}\".\n"
 RECONFIGURE = (
     "[reset][reset][bold]Backend configuration changed![reset]\n\n"
-    "Terraform has detected that the configuration specified for the backend\n"
-    "has changed. Terraform will now check for existing state in the backends.\n"
+    "groundplan has detected that the configuration specified for the backend\n"
+    "has changed. groundplan will now check for existing state in the backends.\n"
 )
 MISSING_BACKEND = """-backend-config was used without a "backend" block in the configuration.
 
@@ -58,8 +58,8 @@ def _changed_diag() -> Diagnostics:
         "Backend configuration changed",
         "A change in the backend configuration has been detected, which may require migrating "
         "existing state.\n\nIf you wish to attempt automatic migration of the state, use "
-        '"terraform init -migrate-state".\nIf you wish to store the current configuration with '
-        'no changes to the state, use "terraform init -reconfigure".')])
+        '"groundplan init -migrate-state".\nIf you wish to store the current configuration with '
+        'no changes to the state, use "groundplan init -reconfigure".')])
 
 
 @dataclass
@@ -210,7 +210,7 @@ def _write(meta: Meta, cfg: BackendConfig, block_hash: int, diags: Diagnostics) 
     except OSError as exc:
         diags.append(error(
             f"Error saving the backend configuration: {exc}",
-            "Terraform saves the complete backend configuration in a local file for configuring "
+            "groundplan saves the complete backend configuration in a local file for configuring "
             "the backend on future operations. This cannot be disabled. Errors are usually due "
             "to simple file permission errors. Please look at the error above, resolve it, and "
             "try again."))

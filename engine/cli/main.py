@@ -2,7 +2,8 @@
 
 `main(argv)` returns the process exit code as Terraform would: 0 success, 1 error, 2 for
 `plan -detailed-exitcode` with changes, 127 for a missing command. Global options come
-before the command: `-chdir=DIR`, `-help`, `-version`. No Python traceback reaches the
+before the command: `-chdir=DIR`, `-help`, `-version`, `-install-autocomplete`,
+`-uninstall-autocomplete` (see `autocomplete`). No Python traceback reaches the
 user: an internal error prints a short crash message and exits 1.
 """
 
@@ -38,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "console": (
         "cmd_console",
         "run_console",
-        "Try Terraform expressions at an interactive command prompt",
+        "Try groundplan expressions at an interactive command prompt",
     ),
     "output": ("cmd_output", "run_output", "Show output values from your root module"),
     "show": ("cmd_show", "run_show", "Show the current state or a saved plan"),
@@ -50,9 +51,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "state": ("cmd_state", "run_state", "Advanced state management"),
     "taint": ("cmd_taint", "run_taint", "Mark a resource instance as not fully functional"),
     "untaint": ("cmd_taint", "run_untaint", "Remove the 'tainted' state from a resource instance"),
-    "import": ("cmd_import", "run_import", "Associate existing infrastructure with a Terraform resource"),
+    "import": ("cmd_import", "run_import", "Associate existing infrastructure with a groundplan resource"),
     "workspace": ("cmd_workspace", "run_workspace", "Workspace management"),
-    "test": ("cmd_test", "run_test", "Execute integration tests for Terraform modules"),
+    "test": ("cmd_test", "run_test", "Execute integration tests for groundplan modules"),
     "remote": ("cmd_remote", "run_remote", "Run plans and applies on a groundplan control plane"),
 }
 
@@ -103,10 +104,18 @@ def _wants_color(argv: list[str]) -> bool:
 
 def run(argv: list[str], ui: Ui) -> int:
     """Parse the global options and run the command (exceptions propagate)."""
+    if os.environ.get("COMP_LINE"):  # the shell asks for completions (see autocomplete)
+        from engine.cli.autocomplete import complete
+
+        return complete(ui, os.environ["COMP_LINE"], COMMANDS)
     args = list(argv)
     chdir: str | None = None
     while args and args[0].startswith("-"):
         opt = args[0].lstrip("-")
+        if opt in ("install-autocomplete", "uninstall-autocomplete"):
+            from engine.cli import autocomplete
+
+            return (autocomplete.install if opt.startswith("install") else autocomplete.uninstall)(ui)
         if opt.startswith("chdir="):
             chdir = opt.split("=", 1)[1]
         elif opt == "chdir" and len(args) > 1:

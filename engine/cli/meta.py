@@ -65,7 +65,7 @@ class Meta(EncryptionMeta):
                 self.ui.color = False
             self.ui.diagnostics([error("Failed to parse command-line flags", str(exc))])
             self.ui.err(
-                f"\nFor more help on using this command, run:\n  terraform {command} -help"
+                f"\nFor more help on using this command, run:\n  groundplan {command} -help"
             )
             return None
         if flags.get("no-color"):

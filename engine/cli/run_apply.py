@@ -23,17 +23,17 @@ from engine.plans.model import Plan, PlanMode
 _QUESTIONS = {
     PlanMode.NORMAL: (
         "Do you want to perform these actions?",
-        "Terraform will perform the actions described above.\n"
+        "groundplan will perform the actions described above.\n"
         "  Only 'yes' will be accepted to approve.",
     ),
     PlanMode.DESTROY: (
         "Do you really want to destroy all resources?",
-        "Terraform will destroy all your managed infrastructure, as shown above.\n"
+        "groundplan will destroy all your managed infrastructure, as shown above.\n"
         "  There is no undo. Only 'yes' will be accepted to confirm.",
     ),
     PlanMode.REFRESH_ONLY: (
-        "Would you like to update the Terraform state to reflect these detected changes?",
-        "Terraform will write these changes to the state without modifying any real "
+        "Would you like to update the groundplan state to reflect these detected changes?",
+        "groundplan will write these changes to the state without modifying any real "
         "infrastructure.\n  There is no undo. Only 'yes' will be accepted to confirm.",
     ),
 }
@@ -50,7 +50,7 @@ def run_apply_command(meta: Meta, args: OpArgs, planfile: str | None) -> int:
         if planfile is None and session.json is not None and not args.auto_approve:
             session.diagnostics([error(
                 "Plan file or auto-approve required",
-                "Terraform cannot ask for interactive approval when -json is set. You can "
+                "groundplan cannot ask for interactive approval when -json is set. You can "
                 "either apply a saved plan file, or enable the -auto-approve option.")])
             return 1
         fields = plan_fields(session, args)

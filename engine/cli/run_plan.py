@@ -22,8 +22,8 @@ from engine.plans.model import PlanMode
 
 SEPARATOR = "─" * 77
 NO_OUT_NOTE = (
-    "\nNote: You didn't use the -out option to save this plan, so Terraform can't\n"
-    'guarantee to take exactly these actions if you run "terraform apply" now.'
+    "\nNote: You didn't use the -out option to save this plan, so groundplan can't\n"
+    'guarantee to take exactly these actions if you run "groundplan apply" now.'
 )
 
 
@@ -101,7 +101,7 @@ def run_plan_command(meta: Meta, args: OpArgs) -> int:
             if args.out:
                 ui.out(f"\nSaved the plan to: {args.out}\n\n"
                        "To perform exactly these actions, run the following command to apply:\n"
-                       f"    terraform apply {go_quote(args.out)}")
+                       f"    groundplan apply {go_quote(args.out)}")
             else:
                 ui.out(NO_OUT_NOTE)
         return 2 if args.detailed_exitcode and changed else 0

@@ -35,7 +35,7 @@ class _Persists(Protocol):
     def persist_snapshot(self) -> Diagnostics: ...
 
 INTERRUPTED = (
-    "\nInterrupt received.\nPlease wait for Terraform to exit or data loss may occur.\n"
+    "\nInterrupt received.\nPlease wait for groundplan to exit or data loss may occur.\n"
     "Gracefully shutting down...\n"
 )
 FATAL_INTERRUPT = (

@@ -6,11 +6,11 @@ the subcommand table in `engine.cli.cmd_state`. Each text ends with its newline.
 
 from __future__ import annotations
 
-STATE_HELP = """Usage: terraform [global options] state <subcommand> [options] [args]
+STATE_HELP = """Usage: groundplan [global options] state <subcommand> [options] [args]
 
   This command has subcommands for advanced state management.
 
-  These subcommands can be used to slice and dice the Terraform state.
+  These subcommands can be used to slice and dice the groundplan state.
   This is sometimes necessary in advanced cases. For your safety, all
   state management commands that modify the state create a timestamped
   backup of the state prior to making modifications.
@@ -20,11 +20,11 @@ STATE_HELP = """Usage: terraform [global options] state <subcommand> [options] [
   using those tools to perform more advanced state tasks.
 """
 
-LIST_HELP = """Usage: terraform [global options] state list [options] [address...]
+LIST_HELP = """Usage: groundplan [global options] state list [options] [address...]
 
-  List resources in the Terraform state.
+  List resources in the groundplan state.
 
-  This command lists resource instances in the Terraform state. The address
+  This command lists resource instances in the groundplan state. The address
   argument can be used to filter the instances by resource or module. If
   no pattern is given, all resource instances are listed.
 
@@ -40,8 +40,8 @@ LIST_HELP = """Usage: terraform [global options] state list [options] [address..
 
 Options:
 
-  -state=statefile    Path to a Terraform state file to use to look
-                      up Terraform-managed resources. By default, Terraform
+  -state=statefile    Path to a groundplan state file to use to look
+                      up groundplan-managed resources. By default, groundplan
                       will consult the state of the currently-selected
                       workspace.
 
@@ -50,7 +50,7 @@ Options:
                       equals the given id string.
 """
 
-MV_HELP = """Usage: terraform [global options] state mv [options] SOURCE DESTINATION
+MV_HELP = """Usage: groundplan [global options] state mv [options] SOURCE DESTINATION
 
  This command will move an item matched by the address given to the
  destination address. This command can also move to a destination address
@@ -59,7 +59,7 @@ MV_HELP = """Usage: terraform [global options] state mv [options] SOURCE DESTINA
  This can be used for simple resource renaming, moving items to and from
  a module, moving entire modules, and more. And because this command can also
  move data to a completely new state, it can also be used for refactoring
- one configuration into multiple separately managed Terraform configurations.
+ one configuration into multiple separately managed groundplan configurations.
 
  This command will output a backup copy of the state prior to saving any
  changes. The backup cannot be disabled. Due to the destructive nature
@@ -86,20 +86,20 @@ Options:
   backend only. For more information, see the local backend's documentation.
 """
 
-PULL_HELP = """Usage: terraform [global options] state pull [options]
+PULL_HELP = """Usage: groundplan [global options] state pull [options]
 
   Pull the state from its location, upgrade the local copy, and output it
   to stdout.
 
   This command "pulls" the current state and outputs it to stdout.
-  As part of this process, Terraform will upgrade the state format of the
+  As part of this process, groundplan will upgrade the state format of the
   local copy to the current version.
 
   The primary use of this is for state stored remotely. This command
   will still work with local state but is less useful for this.
 """
 
-PUSH_HELP = """Usage: terraform [global options] state push [options] PATH
+PUSH_HELP = """Usage: groundplan [global options] state push [options] PATH
 
   Update remote state from a local state file at PATH.
 
@@ -127,9 +127,9 @@ Options:
   -lock-timeout=0s    Duration to retry a state lock.
 """
 
-REPLACE_PROVIDER_HELP = """Usage: terraform [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN
+REPLACE_PROVIDER_HELP = """Usage: groundplan [global options] state replace-provider [options] FROM_PROVIDER_FQN TO_PROVIDER_FQN
 
-  Replace provider for resources in the Terraform state.
+  Replace provider for resources in the groundplan state.
 
 Options:
 
@@ -148,14 +148,14 @@ Options:
   backend only. For more information, see the local backend's documentation.
 """
 
-RM_HELP = """Usage: terraform [global options] state rm [options] ADDRESS...
+RM_HELP = """Usage: groundplan [global options] state rm [options] ADDRESS...
 
-  Remove one or more items from the Terraform state, causing Terraform to
+  Remove one or more items from the groundplan state, causing groundplan to
   "forget" those items without first destroying them in the remote system.
 
-  This command removes one or more resource instances from the Terraform state
+  This command removes one or more resource instances from the groundplan state
   based on the addresses given. You can view and list the available instances
-  with "terraform state list".
+  with "groundplan state list".
 
   If you give the address of an entire module then all of the instances in
   that module and any of its child modules will be removed from the state.
@@ -168,7 +168,7 @@ Options:
   -dry-run                If set, prints out what would've been removed but
                           doesn't actually remove anything.
 
-  -backup=PATH            Path where Terraform should write the backup
+  -backup=PATH            Path where groundplan should write the backup
                           state.
 
   -lock=false             Don't hold a state lock during the operation. This is
@@ -185,17 +185,17 @@ Options:
                           workspace, and should be used with extreme caution.
 """
 
-SHOW_HELP = """Usage: terraform [global options] state show [options] ADDRESS
+SHOW_HELP = """Usage: groundplan [global options] state show [options] ADDRESS
 
-  Shows the attributes of a resource in the Terraform state.
+  Shows the attributes of a resource in the groundplan state.
 
-  This command shows the attributes of a single resource in the Terraform
+  This command shows the attributes of a single resource in the groundplan
   state. The address argument must be used to specify a single resource.
-  You can view the list of available resources with "terraform state list".
+  You can view the list of available resources with "groundplan state list".
 
 Options:
 
-  -state=statefile    Path to a Terraform state file to use to look
-                      up Terraform-managed resources. By default it will
+  -state=statefile    Path to a groundplan state file to use to look
+                      up groundplan-managed resources. By default it will
                       use the state "terraform.tfstate" if it exists.
 """

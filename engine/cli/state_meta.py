@@ -29,14 +29,14 @@ from engine.states.state import StateFile
 NO_STATE = (
     "No state file was found!\n\n"
     "State management commands require a state file. Run this command\n"
-    "in a directory where Terraform has been run or use the -state flag\n"
+    "in a directory where groundplan has been run or use the -state flag\n"
     "to point the command to a specific state location."
 )
 LOADING_STATE = (
     "Error loading the state: {}\n\n"
-    "Please ensure that your Terraform state exists and that you've\n"
+    "Please ensure that your groundplan state exists and that you've\n"
     "configured it properly. You can use the \"-state\" flag to point\n"
-    "Terraform at another state file."
+    "groundplan at another state file."
 )
 PERSIST_FAILED = (
     "Error saving the state: {}\n\n"

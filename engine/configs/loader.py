@@ -208,7 +208,7 @@ def _manifest(root_dir: str) -> Manifest:
 
 
 _MAX_DEPTH = 64
-_INIT_HINT = 'Run "terraform init" to install all modules required by this configuration.'
+_INIT_HINT = 'Run "groundplan init" to install all modules required by this configuration.'
 
 
 def _clean_local(source: str) -> str:

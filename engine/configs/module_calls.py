@@ -77,7 +77,7 @@ def source_problem(source: str, have_version: bool) -> tuple[str, str] | None:
             return (
                 "Invalid registry module source address",
                 f"Failed to parse module registry address: can't use local directory "
-                f'"{source}" as a module registry address.\n\nTerraform assumed that you intended '
+                f'"{source}" as a module registry address.\n\ngroundplan assumed that you intended '
                 'a module registry source address because you also set the argument "version", '
                 "which applies only to registry modules.",
             )
@@ -86,7 +86,7 @@ def source_problem(source: str, have_version: bool) -> tuple[str, str] | None:
         return None
     return (
         "Invalid module source address",
-        f'Terraform failed to determine your intended installation method for remote module '
+        f'groundplan failed to determine your intended installation method for remote module '
         f'package "{source}".\n\nIf you intended this as a path relative to the current module, '
         f'use "./{source}" instead. The "./" prefix indicates that the address is a relative '
         "filesystem path.",
@@ -173,7 +173,7 @@ def decode_module_block(block: Block, override: bool) -> tuple[ModuleCall, Diagn
             diags.append(
                 error(
                     "Reserved block type name in module block",
-                    f'The block type name "{blk.type}" is reserved for use by Terraform in a '
+                    f'The block type name "{blk.type}" is reserved for use by groundplan in a '
                     "future version.",
                     blk.type_range,
                 )

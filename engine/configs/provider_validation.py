@@ -205,7 +205,7 @@ def _calls(cfg: Any, parent_call: Any, scope: _Scope, module_text: str, parent_t
                 diags.append(warning(
                     "Reference to undefined provider",
                     f'There is no explicit declaration for local provider name "{pname}" in '
-                    f"{module_text}, so Terraform is assuming you mean to pass a configuration "
+                    f"{module_text}, so groundplan is assuming you mean to pass a configuration "
                     f'for provider "{shown}".\n\nTo clarify your intent and silence this '
                     f"warning, add to {parent_text} a required_providers entry named "
                     f'"{pname}" with source = "{shown}", or a different source address if '
@@ -252,7 +252,7 @@ def _passed(cfg: Any, scope: _Scope, module_text: str, parent_text: str,
                 diags.append(warning(
                     "Reference to undefined provider",
                     f'There is no explicit declaration for local provider name "{name}" in '
-                    f"{module_text}, so Terraform is assuming you mean to pass a configuration "
+                    f"{module_text}, so groundplan is assuming you mean to pass a configuration "
                     f'for "{shown}".\n\nIf you also control the child module, add a '
                     f'required_providers entry named "{name}" with the source address '
                     f'"{shown}".',

@@ -173,7 +173,7 @@ def decode_provider_block(block: Block) -> tuple[ProviderConfig | None, Diagnost
             diags.append(
                 error(
                     "Reserved argument name in provider block",
-                    f'The provider argument name "{name}" is reserved for use by Terraform in a '
+                    f'The provider argument name "{name}" is reserved for use by groundplan in a '
                     "future version.",
                     a[name].name_range,
                 )
@@ -187,7 +187,7 @@ def decode_provider_block(block: Block) -> tuple[ProviderConfig | None, Diagnost
             diags.append(
                 error(
                     "Reserved block type name in provider block",
-                    f'The block type name "{blk.type}" is reserved for use by Terraform in a '
+                    f'The block type name "{blk.type}" is reserved for use by groundplan in a '
                     "future version.",
                     blk.type_range,
                 )

@@ -110,8 +110,8 @@ def decode_provisioner_block(block: Block) -> tuple[Provisioner | None, Diagnost
             error(
                 f'The "{pv.type}" provisioner has been removed',
                 f'The "{pv.type}" provisioner was deprecated in Terraform 0.13.4 has been removed '
-                "from Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision "
-                "for alternatives to using provisioners that are a better fit for the Terraform "
+                "from groundplan. Visit https://learn.hashicorp.com/collections/terraform/provision "
+                "for alternatives to using provisioners that are a better fit for the groundplan "
                 "workflow.",
                 block.label_ranges[0],
             )
@@ -144,7 +144,7 @@ def decode_provisioner_block(block: Block) -> tuple[Provisioner | None, Diagnost
             diags.append(
                 error(
                     "Reserved block type name in provisioner block",
-                    f'The block type name "{blk.type}" is reserved for use by Terraform in a '
+                    f'The block type name "{blk.type}" is reserved for use by groundplan in a '
                     "future version.",
                     blk.type_range,
                 )

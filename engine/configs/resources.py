@@ -349,7 +349,7 @@ def decode_resource_block(block: Block, override: bool, mode: str = MANAGED) -> 
             diags.append(
                 error(
                     f"Reserved block type name in {what} block",
-                    f'The block type name "{blk.type}" is reserved for use by Terraform in a '
+                    f'The block type name "{blk.type}" is reserved for use by groundplan in a '
                     "future version.",
                     blk.type_range,
                 )

@@ -72,7 +72,7 @@ def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics
             error(
                 "Module uses experimental features",
                 "Experimental features are intended only for gathering early feedback on new "
-                "language designs, and so are available only in alpha releases of Terraform.",
+                "language designs, and so are available only in alpha releases of groundplan.",
                 a["experiments"].range,
             )
         )

@@ -44,7 +44,7 @@ def _error_message(rule: CheckRule, ctx: EvalContext, diags: Diagnostics) -> str
             warning(
                 "Error message refers to sensitive values",
                 "The error expression used to explain this condition refers to sensitive values. "
-                "Terraform will not display the resulting message.\n\nYou can correct this by "
+                "groundplan will not display the resulting message.\n\nYou can correct this by "
                 "removing references to sensitive values, or by carefully using the nonsensitive() "
                 "function if the expression will not reveal the sensitive data.",
                 rule.error_message.range,

@@ -35,7 +35,7 @@ def expand(scope: ModuleScope, call: Any) -> tuple[str, list[Instance], Diagnost
         elif not plain.is_known:
             problem = (
                 'The "count" value depends on resource attributes that cannot be determined '
-                "until apply, so Terraform cannot predict how many instances will be created."
+                "until apply, so groundplan cannot predict how many instances will be created."
             )
         else:
             try:

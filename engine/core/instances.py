@@ -204,7 +204,7 @@ class InstanceTree:
             if child_cfg is None:
                 diags.append(error(
                     "Module not installed",
-                    "This module is not yet installed. Run \"terraform init\" to install all "
+                    "This module is not yet installed. Run \"groundplan init\" to install all "
                     "modules required by this configuration.", call.decl_range))
                 continue
             _mode, insts, more = self.expander(self._scopes[parent], call)

@@ -91,7 +91,7 @@ class ModuleInstance:
             diags.append(
                 error(
                     "Module not installed",
-                    "This module is not yet installed. Run \"terraform init\" to install all "
+                    "This module is not yet installed. Run \"groundplan init\" to install all "
                     "modules required by this configuration.",
                     call.decl_range,
                 )

@@ -19,7 +19,7 @@ from engine.values import SENSITIVE, Value
 
 SENSITIVE_OUTPUT_DETAIL = (
     "To reduce the risk of accidentally exporting sensitive data that was intended to be only "
-    "internal, Terraform requires that any root module output containing sensitive data be "
+    "internal, groundplan requires that any root module output containing sensitive data be "
     "explicitly marked as sensitive, to confirm your intent.\n\n"
     "If you do intend to export this data, annotate the output value as sensitive by adding "
     "the following argument:\n"

@@ -134,8 +134,8 @@ def _decode_provider(block: Block, diags: Diagnostics) -> ProviderLock | None:
             error(
                 "Invalid provider source address",
                 f"Cannot lock a version for built-in provider {addr}. Built-in providers are bundled "
-                "inside Terraform itself, so you can't select a version for them independently of "
-                "the Terraform release you are currently running.",
+                "inside groundplan itself, so you can't select a version for them independently of "
+                "the groundplan release you are currently running.",
                 label_rng,
             )
         )

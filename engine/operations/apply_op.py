@@ -44,15 +44,15 @@ TARGETED_APPLY_DETAIL = (
     "The plan was created with the -target option in effect, so some changes requested in "
     "the configuration may have been ignored and the output values may not be fully "
     "updated. Run the following command to verify that no other changes are pending:\n"
-    "    terraform plan\n\n"
+    "    groundplan plan\n\n"
     "Note that the -target option is not suitable for routine use, and is provided only for "
-    "exceptional situations such as recovering from errors or mistakes, or when Terraform "
+    "exceptional situations such as recovering from errors or mistakes, or when groundplan "
     "specifically suggests to use it as part of an error message."
 )
 CONFIG_CHANGED_DETAIL = (
     "The configuration files have changed since the plan {path} was created, so the plan "
     "may not describe what applying the current configuration would do. Create a new plan "
-    'with "terraform plan -out={path}" and apply that one.'
+    'with "groundplan plan -out={path}" and apply that one.'
 )
 
 

@@ -149,8 +149,8 @@ def _import_locked(request: ImportRequest, registry: ProviderRegistry, mgr: Stat
         if sync.current(addr) is None:
             return Diagnostics()
         return Diagnostics([error(
-            "Resource already managed by Terraform",
-            f"Terraform is already managing a remote object for {addr}. To import to this "
+            "Resource already managed by groundplan",
+            f"groundplan is already managing a remote object for {addr}. To import to this "
             "address you must first remove the existing object from the state.")])
 
     got, more = import_object(binding.provider, addr, request.import_id,

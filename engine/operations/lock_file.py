@@ -102,10 +102,10 @@ def inconsistent_lock(errs: list[str], locks: Locks) -> Diagnostic:
     """The "Inconsistent dependency lock file" error for `errs` (see selection_errors)."""
     if not locks.providers:
         advice = ("To make the initial dependency selections that will initialize the dependency "
-                  "lock file, run:\n  terraform init")
+                  "lock file, run:\n  groundplan init")
     else:
         advice = ("To update the locked dependency selections to match a changed configuration, "
-                  "run:\n  terraform init -upgrade")
+                  "run:\n  groundplan init -upgrade")
     listing = "".join(f"\n  - {e}" for e in errs)
     return error(INCONSISTENT, "The following dependency selections recorded in the lock file are "
                  f"inconsistent with the current configuration:{listing}\n\n{advice}")
@@ -120,13 +120,13 @@ def plugin_errors(workdir: str, locks: Locks, automation: bool) -> Diagnostics:
             problems.append(f"\n  - {addr}: {reason}")
     if not problems:
         return Diagnostics()
-    advice = ("You must install the required plugins before running Terraform operations."
+    advice = ("You must install the required plugins before running groundplan operations."
               if automation else
-              "To download the plugins required for this configuration, run:\n  terraform init")
+              "To download the plugins required for this configuration, run:\n  groundplan init")
     return Diagnostics([error(
         "Required plugins are not installed",
         "The installed provider plugins are not consistent with the packages selected in the "
-        f"dependency lock file:{''.join(problems)}\n\nTerraform uses external plugins to integrate "
+        f"dependency lock file:{''.join(problems)}\n\ngroundplan uses external plugins to integrate "
         f"with a variety of different infrastructure services. {advice}")])
 
 
@@ -148,7 +148,7 @@ def state_provider_errors(state: State | None, locks: Locks) -> Diagnostics:
         diags.append(error(
             "Missing required provider",
             f"This state requires provider {addr}, but that provider isn't available. You may be "
-            "able to install it automatically by running:\n  terraform init"))
+            "able to install it automatically by running:\n  groundplan init"))
     return diags
 
 

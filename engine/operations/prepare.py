@@ -31,12 +31,12 @@ NO_CONFIG_DETAIL = {
         "Plan requires configuration to be present. Planning without a configuration would "
         "mark everything for destruction, which is normally not what is desired. If you would "
         "like to destroy everything, run plan with the -destroy option. Otherwise, create a "
-        "Terraform configuration file (.tf file) and try again."
+        "groundplan configuration file (.tf file) and try again."
     ),
     "apply": (
         "Apply requires configuration to be present. Applying without a configuration would "
         "mark everything for destruction, which is normally not what is desired. If you would "
-        "like to destroy everything, run 'terraform destroy' instead."
+        "like to destroy everything, run 'groundplan destroy' instead."
     ),
 }
 

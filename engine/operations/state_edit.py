@@ -65,7 +65,7 @@ class MoveResult:
 
 #: terraform's `state rm` error detail ("Invalid target address") when no address selects
 #: anything; nothing is written then
-NOTHING_MATCHED = ('No matching objects found. To view the available instances, use "terraform '
+NOTHING_MATCHED = ('No matching objects found. To view the available instances, use "groundplan '
                    'state list". Please modify the address to reference a specific instance.')
 
 
@@ -153,7 +153,7 @@ def lookup_instances(
             diags.append(error(
                 "Unknown module",
                 f"The current state contains no module at {target}. If you've just added "
-                "this module to the configuration, you must run \"terraform apply\" first to "
+                "this module to the configuration, you must run \"groundplan apply\" first to "
                 "create the module's entry in the state."))
         for m in modules:
             found.extend(instances_in_module(state, m))
@@ -164,7 +164,7 @@ def lookup_instances(
                 diags.append(error(
                     "Unknown resource",
                     f"The current state contains no resource {target}. If you've just added "
-                    "this resource to the configuration, you must run \"terraform apply\" "
+                    "this resource to the configuration, you must run \"groundplan apply\" "
                     "first to create the resource's entry in the state."))
         else:
             found.extend(resource_instances(rs))
@@ -174,7 +174,7 @@ def lookup_instances(
                 "Unknown resource instance",
                 f"The current state contains no resource instance {target}. If you've just "
                 "added its resource to the configuration or have changed the count or "
-                "for_each arguments, you must run \"terraform apply\" first to update the "
+                "for_each arguments, you must run \"groundplan apply\" first to update the "
                 "resource's entry in the state."))
     else:
         found.append(target)

@@ -40,7 +40,7 @@ NON_EXISTENT = (
     'While attempting to import an existing object to "{addr}", the provider detected that no '
     "object exists with the given id. Only pre-existing objects can be imported; check that "
     "the id is correct and that it is associated with the provider's configured region or "
-    'endpoint, or use "terraform apply" to create a new remote object for this resource.'
+    'endpoint, or use "groundplan apply" to create a new remote object for this resource.'
 )
 
 

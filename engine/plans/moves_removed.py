@@ -88,11 +88,11 @@ def forget_warning(changes: list[Any]) -> Diagnostics:
     if not names:
         return Diagnostics()
     return Diagnostics([warning(
-        "Some objects will no longer be managed by Terraform",
-        "If you apply this plan, Terraform will discard its tracking information for the "
+        "Some objects will no longer be managed by groundplan",
+        "If you apply this plan, groundplan will discard its tracking information for the "
         "following objects, but it will not delete them:\n" + "\n".join(names) + "\n\nAfter "
-        "applying this plan, Terraform will no longer manage these objects. You will need to "
-        "import them into Terraform to manage them again.")])
+        "applying this plan, groundplan will no longer manage these objects. You will need to "
+        "import them into groundplan to manage them again.")])
 
 
 __all__ = ["forget_warning", "removed_covers", "validate_removed"]

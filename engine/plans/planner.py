@@ -66,7 +66,7 @@ TARGET_WARNING = (
     "You are creating a plan with the -target option, which means that the result of this "
     "plan may not represent all of the changes requested by the current configuration.\n\n"
     "The -target option is not for routine use, and is provided only for exceptional "
-    "situations such as recovering from errors or mistakes, or when Terraform specifically "
+    "situations such as recovering from errors or mistakes, or when groundplan specifically "
     "suggests to use it as part of an error message."
 )
 

@@ -21,7 +21,7 @@ Instance = tuple[int | str | None, dict[str, Value]]
 
 UNKNOWN_COUNT = (
     'The "count" value depends on resource attributes that cannot be determined until apply, '
-    "so Terraform cannot predict how many instances will be created. To work around this, use "
+    "so groundplan cannot predict how many instances will be created. To work around this, use "
     "the -target argument to first apply only the resources that the count depends on."
 )
 _TARGET_ADVICE = (
@@ -31,14 +31,14 @@ _TARGET_ADVICE = (
 )
 UNKNOWN_SET = (
     'The "for_each" set includes values derived from resource attributes that cannot be '
-    "determined until apply, and so Terraform cannot determine the full set of keys that will "
+    "determined until apply, and so groundplan cannot determine the full set of keys that will "
     "identify the instances of this resource.\n\nWhen working with unknown values in for_each, "
     "it's better to use a map value where the keys are defined statically in your "
     "configuration and where only the values contain apply-time results." + _TARGET_ADVICE
 )
 UNKNOWN_MAP = (
     'The "for_each" map includes keys derived from resource attributes that cannot be '
-    "determined until apply, and so Terraform cannot determine the full set of keys that will "
+    "determined until apply, and so groundplan cannot determine the full set of keys that will "
     "identify the instances of this resource.\n\nWhen working with unknown values in for_each, "
     "it's better to define the map keys statically in your configuration and place apply-time "
     "results only in the map values." + _TARGET_ADVICE

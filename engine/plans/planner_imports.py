@@ -61,8 +61,8 @@ from engine.values.types import ListType, TupleType
 NO_CONFIG_DETAIL = (
     "The configuration for the given import target {addr} does not exist. If you wish to "
     "automatically generate config for this resource, use the -generate-config-out option "
-    "within terraform plan. Otherwise, make sure the target resource exists within your "
-    "configuration. For example:\n\n  terraform plan -generate-config-out=generated.tf"
+    "within groundplan plan. Otherwise, make sure the target resource exists within your "
+    "configuration. For example:\n\n  groundplan plan -generate-config-out=generated.tf"
 )
 NOT_EXPANDED_DETAIL = (
     "The configuration for the given import {addr} does not exist. All target instances must "
@@ -70,7 +70,7 @@ NOT_EXPANDED_DETAIL = (
 )
 UNKNOWN_ID = (
     'The import block "id" argument depends on resource attributes that cannot be determined '
-    "until apply, so Terraform cannot plan to import this resource."
+    "until apply, so groundplan cannot plan to import this resource."
 )
 
 

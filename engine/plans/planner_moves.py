@@ -66,11 +66,11 @@ class MoveResults:
         items = "".join(f"\n  - {a} could not move to {w}" for a, w in sorted(self.blocked.items()))
         return warning(
             "Unresolved resource instance address changes",
-            "Terraform tried to adjust resource instance addresses in the prior state based on "
+            "groundplan tried to adjust resource instance addresses in the prior state based on "
             "change information recorded in the configuration, but some adjustments did not "
             f"succeed due to existing objects already at the intended addresses:{items}\n\n"
-            "Terraform has planned to destroy these objects. If Terraform's proposed changes "
-            "aren't appropriate, you must first resolve the conflicts using the \"terraform "
+            "groundplan has planned to destroy these objects. If groundplan's proposed changes "
+            "aren't appropriate, you must first resolve the conflicts using the \"groundplan "
             "state\" subcommands and then create a new plan.",
         )
 
@@ -216,7 +216,7 @@ def targeted_moves_diagnostics(moved: dict[AbsResourceInstance, AbsResourceInsta
     diags.append(error(
         "Moved resource instances excluded by targeting",
         "Resource instances in your current state have moved to new addresses in the latest "
-        "configuration. Terraform must include those resource instances while planning in "
+        "configuration. groundplan must include those resource instances while planning in "
         "order to ensure a correct result, but your -target=... options do not fully cover "
         "all of those resource instances.\n\nTo create a valid plan, either remove your "
         "-target=... options altogether or add the following additional target options:"

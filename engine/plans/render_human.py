@@ -131,10 +131,10 @@ def _comment(c: ResourceInstanceChange, cause: str) -> str:
         }.get(reason, f"  # {disp} must be replaced"))
     elif a is Action.FORGET:
         if c.deposed_key:
-            lines.append(f" # {disp} will be removed from Terraform state, but will not be destroyed")
+            lines.append(f" # {disp} will be removed from groundplan state, but will not be destroyed")
             lines.append(" # (left over from a partially-failed replacement of this instance)")
         else:
-            lines.append(f" # {disp} will no longer be managed by Terraform, but will not be destroyed")
+            lines.append(f" # {disp} will no longer be managed by groundplan, but will not be destroyed")
         lines.append(" # (destroy = false is set in the configuration)")
     elif a is Action.DELETE:
         lines.append(f"  # {disp} will be destroyed" if cause == "change"
@@ -222,18 +222,18 @@ def _drift_section(
             shown.append((c, d))
     if not shown or (empty and not refresh_only):
         return ""
-    out = ["\nNote: Objects have changed outside of Terraform\n\n"]
-    out.append(word_wrap("Terraform detected the following changes made outside of Terraform "
-                         'since the last "terraform apply" which may have affected this plan:\n'))
+    out = ["\nNote: Objects have changed outside of groundplan\n\n"]
+    out.append(word_wrap("groundplan detected the following changes made outside of groundplan "
+                         'since the last "groundplan apply" which may have affected this plan:\n'))
     for c, d in shown:
         if c.action is Action.NOOP and not c.moved:
             continue
         out.append("\n" + _render_resource(c, d, "drift") + "\n")
     if refresh_only:
         out.append(word_wrap(
-            "\n\nThis is a refresh-only plan, so Terraform will not take any actions to undo "
+            "\n\nThis is a refresh-only plan, so groundplan will not take any actions to undo "
             "these. If you were expecting these changes then you can apply this plan to record "
-            "the updated values in the Terraform state without changing any remote objects.") + "\n")
+            "the updated values in the groundplan state without changing any remote objects.") + "\n")
     else:
         out.append(word_wrap(
             "\n\nUnless you have made equivalent changes to your configuration, or ignored the "
@@ -286,14 +286,14 @@ def _render_plan(
         if plan.errored:
             if drift:
                 out.append("─" * (WIDTH + 1) + "\n")
-            out.append("\nPlanning failed. Terraform encountered an error while generating "
+            out.append("\nPlanning failed. groundplan encountered an error while generating "
                        "this plan.\n\n")
         elif plan.mode is PlanMode.REFRESH_ONLY:
             if drift:
                 return "".join(out)
             out.append("\nNo changes. Your infrastructure still matches the configuration.\n\n")
             out.append(word_wrap(
-                "Terraform has checked that the real remote objects still match the result of "
+                "groundplan has checked that the real remote objects still match the result of "
                 "your most recent changes, and found no differences.") + "\n")
         elif plan.mode is PlanMode.DESTROY:
             if drift:
@@ -301,7 +301,7 @@ def _render_plan(
             out.append("\nNo changes. No objects need to be destroyed.\n\n")
             out.append(word_wrap(
                 "Either you have not created any objects yet or the existing objects were "
-                "already deleted outside of Terraform.") + "\n")
+                "already deleted outside of groundplan.") + "\n")
         else:
             if drift:
                 out.append("─" * (WIDTH + 1) + "\n\n")
@@ -309,24 +309,24 @@ def _render_plan(
             if drift:
                 out.append(word_wrap(
                     "Your configuration already matches the changes detected above. If you'd "
-                    "like to update the Terraform state to match, create and apply a "
-                    "refresh-only plan:\n  terraform apply -refresh-only") + "\n")
+                    "like to update the groundplan state to match, create and apply a "
+                    "refresh-only plan:\n  groundplan apply -refresh-only") + "\n")
                 return "".join(out)
             out.append(word_wrap(
-                "Terraform has compared your real infrastructure against your configuration "
+                "groundplan has compared your real infrastructure against your configuration "
                 "and found no differences, so no changes are needed.") + "\n")
     if drift:
         out.append("─" * (WIDTH + 1) + "\n\n")
     if counts:
         out.append(word_wrap(
-            "\nTerraform used the selected providers to generate the following execution plan. "
+            "\ngroundplan used the selected providers to generate the following execution plan. "
             "Resource actions are indicated with the following symbols:") + "\n")
         for action, text in _DESCRIPTIONS:
             if counts.get(action):
                 out.append(text + "\n")
     if changes:
-        out.append("\nTerraform planned the following actions, but then encountered a problem:\n"
-                   if plan.errored else "\nTerraform will perform the following actions:\n")
+        out.append("\ngroundplan planned the following actions, but then encountered a problem:\n"
+                   if plan.errored else "\ngroundplan will perform the following actions:\n")
         for c, d in changes:
             out.append("\n" + _render_resource(c, d, "change") + "\n")
         add = sum(counts.get(a, 0) for a in (Action.CREATE, Action.DELETE_THEN_CREATE,
@@ -343,7 +343,7 @@ def _render_plan(
         out.append("\nChanges to Outputs:\n" + outputs + "\n")
         if not counts:
             out.append(word_wrap(
-                "\nYou can apply this plan to save these new output values to the Terraform "
+                "\nYou can apply this plan to save these new output values to the groundplan "
                 "state, without changing any real infrastructure.") + "\n")
     return "".join(out)
 

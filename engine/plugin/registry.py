@@ -78,7 +78,7 @@ class ProviderRegistry:
                     "Missing required provider",
                     f"This configuration requires provider {shown}, but that "
                     "provider isn't available. You may be able to install it automatically by "
-                    'running:\n  terraform init',
+                    'running:\n  groundplan init',
                 )
             ]
         )

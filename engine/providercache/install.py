@@ -76,7 +76,7 @@ def _query_error(provider: ProviderAddr, detail: str, suggest: bool) -> Diagnost
     if suggest:
         text += (
             f"\n\nTo see which modules are currently depending on {provider.for_display()} and what "
-            "versions are specified, run the following command:\n    terraform providers"
+            "versions are specified, run the following command:\n    groundplan providers"
         )
     return Diagnostics([error("Failed to query available provider packages", text)])
 
@@ -156,7 +156,7 @@ def _select(
             return None, _query_error(
                 p,
                 f"locked provider {p} {prior.version} does not match configured version constraint "
-                f"{cstr}; must use terraform init -upgrade to allow selection of new versions",
+                f"{cstr}; must use groundplan init -upgrade to allow selection of new versions",
                 True,
             )
         return locked, Diagnostics()

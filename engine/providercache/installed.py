@@ -30,9 +30,9 @@ def _missing(provider: ProviderAddr, reason: str) -> Diagnostics:
             error(
                 "Required plugins are not installed",
                 "The installed provider plugins are not consistent with the packages selected in the "
-                f"dependency lock file:\n  - {provider}: {reason}\n\nTerraform uses external plugins "
+                f"dependency lock file:\n  - {provider}: {reason}\n\ngroundplan uses external plugins "
                 "to integrate with a variety of different infrastructure services. To download the "
-                'plugins required for this configuration, run:\n  terraform init',
+                'plugins required for this configuration, run:\n  groundplan init',
             )
         ]
     )

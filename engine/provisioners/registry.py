@@ -25,5 +25,5 @@ def missing_plugin(type_name: str) -> Diagnostic:
         "Missing required provisioner plugin",
         f'This configuration requires provisioner plugin "{type_name}", which isn\'t available. '
         "If you're intending to use an external provisioner plugin, you must install it "
-        "manually into one of the plugin search directories before running Terraform.",
+        "manually into one of the plugin search directories before running groundplan.",
     )

@@ -48,18 +48,18 @@ from engine.version import TERRAFORM_VERSION
 
 LOCK_ERROR_MESSAGE = """Error message: {}
 
-Terraform acquires a state lock to protect the state from being written
+groundplan acquires a state lock to protect the state from being written
 by multiple users at the same time. Please resolve the issue above and try
 again. For most commands, you can disable locking with the "-lock=false"
 flag, but this is not recommended."""
 
 UNLOCK_ERROR_MESSAGE = """Error message: {}
 
-Terraform acquires a lock when accessing your state to prevent others
-running Terraform to potentially modify the state at the same time. An
+groundplan acquires a lock when accessing your state to prevent others
+running groundplan to potentially modify the state at the same time. An
 error occurred while releasing this lock. This could mean that the lock
 did or did not release properly. If the lock didn't release properly,
-Terraform may not be able to run future commands since it'll appear as if
+groundplan may not be able to run future commands since it'll appear as if
 the lock is held.
 
 In this scenario, please call the "force-unlock" command to unlock the

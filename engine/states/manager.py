@@ -51,13 +51,13 @@ from engine.states.sync import SyncState
 DEFAULT_SNAPSHOT_INTERVAL = 20.0
 
 _BACKED_UP_DETAIL = (
-    "The error shown above has prevented Terraform from writing the updated state to the "
+    "The error shown above has prevented groundplan from writing the updated state to the "
     "configured backend. To allow for recovery, the state has been written to the file "
     "\"{name}\" in {where}.\n\n"
-    "Running \"terraform apply\" again at this point will create a forked state, making it "
+    "Running \"groundplan apply\" again at this point will create a forked state, making it "
     "harder to recover.\n\n"
     "To retry writing this state, use the following command:\n"
-    "    terraform state push {name}\n"
+    "    groundplan state push {name}\n"
 )
 
 

@@ -87,7 +87,7 @@ def _load_module(ctx: Any, file: TestFile, run: Run) -> tuple[Any, Diagnostics]:
             return None, Diagnostics([error(
                 "Module not installed",
                 f"The module {run.module.source} of run \"{run.name}\" could not be found. Run "
-                '"terraform init" to install all modules required by this configuration.',
+                '"groundplan init" to install all modules required by this configuration.',
                 run.module.decl_range)])
         _module_cache[key] = load_config(directory, _manifest(ctx.cwd, key[1]))
     return _module_cache[key]

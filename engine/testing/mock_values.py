@@ -102,7 +102,7 @@ class Populator:
             if not isinstance(cur.type, ObjectType) or cur.is_null or not cur.is_known:
                 self.diags.append(error(
                     "Failed to compute attribute",
-                    f'Terraform expected an object type for attribute "{".".join(path)}" '
+                    f'groundplan expected an object type for attribute "{".".join(path)}" '
                     f"defined within the mocked data at {self.data_range}, but found "
                     f"{cur.type.friendly_name()}.", self.data_range))
                 return None
@@ -121,7 +121,7 @@ class Populator:
             except ConversionError as exc:
                 self.diags.append(error(
                     "Failed to compute attribute",
-                    f"Terraform could not compute a value for the target type "
+                    f"groundplan could not compute a value for the target type "
                     f"{attr.implied_type().friendly_name()} with the mocked data defined at "
                     f'{self.data_range} with the attribute "{".".join(path)}": {exc.message}.',
                     self.data_range))

@@ -47,9 +47,9 @@ TARGETED_APPLY_DETAIL = (
     "The plan was created with the -target option in effect, so some changes requested in "
     "the configuration may have been ignored and the output values may not be fully "
     "updated. Run the following command to verify that no other changes are pending:\n"
-    "    terraform plan\n\n"
+    "    groundplan plan\n\n"
     "Note that the -target option is not suitable for routine use, and is provided only for "
-    "exceptional situations such as recovering from errors or mistakes, or when Terraform "
+    "exceptional situations such as recovering from errors or mistakes, or when groundplan "
     "specifically suggests to use it as part of an error message."
 )
 STATUS_NAMES = {PENDING: "pending", SKIP: "skip", PASS: "pass", FAIL: "fail", ERROR: "error"}
@@ -247,7 +247,7 @@ class FileRunner:
             if e.run is None or e.rc is None:
                 diags.append(error("Inconsistent state",
                                    f"Found inconsistent state while cleaning up "
-                                   f"{self.result.file.name}. This is a bug in Terraform - "
+                                   f"{self.result.file.name}. This is a bug in groundplan - "
                                    "please report it"))
                 self.result.status = ERROR
                 view.destroy_summary(self.result, None, diags, e.state)

@@ -111,12 +111,12 @@ class HumanView:
                         state: Any) -> None:
         ident = f.file.name + (f"/{r.run.name}" if r is not None else "")
         if diags.has_errors:
-            self.ui.err(word_wrap("Terraform encountered an error destroying resources created "
+            self.ui.err(word_wrap("groundplan encountered an error destroying resources created "
                                   f"while executing {ident}.", ERROR_COLUMNS))
         self.diagnostics(diags)
         left = _managed_left(state)
         if left:
-            self.ui.err(word_wrap(f"\nTerraform left the following resources in state after "
+            self.ui.err(word_wrap(f"\ngroundplan left the following resources in state after "
                                   f"executing {ident}, and they need to be cleaned up "
                                   "manually:", ERROR_COLUMNS))
             for a in left:
@@ -202,7 +202,7 @@ class JsonView:
             ident = f"{name}/{r.run.name}" if r is not None else name
             tags = {"@testfile": name, **({"@testrun": r.run.name} if r is not None else {})}
             self.view.emit("test_cleanup",
-                           f"Terraform left some resources in state after executing {ident}, "
+                           f"groundplan left some resources in state after executing {ident}, "
                            "they need to be cleaned up manually.", "error",
                            test_cleanup={"failed_resources": failed}, **tags)
         self._diagnostics(diags, name, r.run.name if r is not None else None)

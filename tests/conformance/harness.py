@@ -2,6 +2,10 @@
 
 terraform is the oracle. When it is missing, `require_terraform()` fails the calling test with
 a loud message: conformance tests never pass (or skip) silently.
+
+`run_terraform` returns terraform's output as groundplan would print it: the product name
+substituted by `tests.product_name.as_groundplan` (the one documented substitution; JSON
+output is left alone), so every comparison with `run_groundplan` sees the same names.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.product_name import as_groundplan
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = Path(__file__).resolve().parent / "cases"
@@ -53,7 +59,11 @@ class Run:
         return json.loads(self.stdout, parse_float=Decimal, parse_int=Decimal)
 
 
-def run_terraform(workdir: Path, *args: str, stdin: str | None = None, timeout: float = 120) -> Run:
+def run_terraform(
+    workdir: Path, *args: str, stdin: str | None = None, timeout: float = 120, raw: bool = False
+) -> Run:
+    """terraform's exit code and output; stdout and stderr pass through `as_groundplan`
+    unless `raw` (for tests that read terraform's own words)."""
     tf = require_terraform()
     proc = subprocess.run(
         [tf, *args],
@@ -64,7 +74,9 @@ def run_terraform(workdir: Path, *args: str, stdin: str | None = None, timeout: 
         text=True,
         timeout=timeout,
     )
-    return Run(proc.returncode, proc.stdout, proc.stderr)
+    if raw:
+        return Run(proc.returncode, proc.stdout, proc.stderr)
+    return Run(proc.returncode, as_groundplan(proc.stdout), as_groundplan(proc.stderr))
 
 
 def run_groundplan(

@@ -50,7 +50,7 @@ def _refactor_plan(tool: Tool, work: Path) -> tuple[Any, str]:
 
 
 def _actions_section(text: str) -> str:
-    start = text.index("Terraform will perform the following actions:")
+    start = text.index("groundplan will perform the following actions:")
     return UUID.sub("<id>", text[start:])
 
 

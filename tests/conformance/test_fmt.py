@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conformance.harness import ROOT, require_terraform
+from tests.product_name import as_groundplan
 
 pytestmark = pytest.mark.conformance
 
@@ -32,12 +33,20 @@ def _env() -> dict[str, str]:
 
 
 def _run(tool: str, cwd: Path, *args: str, stdin: bytes = b"") -> tuple[int, bytes, bytes]:
+    """(exit code, stdout, stderr). terraform's messages (stderr, and the `-help` text) pass
+    through the product-name substitution; its other stdout is the user's formatted source
+    (or a diff of it) and stays as it is."""
     if tool == "terraform":
         argv = [require_terraform(), *args]
     else:
         argv = [sys.executable, "-m", "engine.cli.main", *args]
     proc = subprocess.run(argv, cwd=cwd, env=_env(), input=stdin, capture_output=True, timeout=120)
-    return proc.returncode, proc.stdout, proc.stderr
+    out, err = proc.stdout, proc.stderr
+    if tool == "terraform":
+        err = as_groundplan(err.decode("utf-8")).encode("utf-8")
+        if "-help" in args:
+            out = as_groundplan(out.decode("utf-8")).encode("utf-8")
+    return proc.returncode, out, err
 
 
 def test_there_are_enough_cases() -> None:

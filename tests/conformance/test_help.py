@@ -1,8 +1,8 @@
 """`-help` texts, `-help CMD`, the unknown-command message and console's `help`, compared with
 the terraform binary.
 
-One substitution is allowed, and only where groundplan makes it today: the first usage line
-may name the `groundplan` binary (`Usage: groundplan [global options] ...`). Two texts list
+terraform's texts pass through the product-name substitution (`tests.product_name`, applied by
+`run_terraform`): "Terraform" and `terraform <command>` read "groundplan". Two texts list
 less than terraform's, by design, and the test names exactly what may be missing: the
 top-level help lists only the commands groundplan has, and `providers -help` lists only the
 `providers` subcommands groundplan has (none). groundplan's own commands (`remote`, the CI
@@ -30,9 +30,8 @@ HELP_COMMANDS = sorted(set(COMMANDS) - OWN_COMMANDS)
 
 
 def _normalise(text: str) -> str:
-    """groundplan's text with the one allowed substitution undone, and the one line of each
-    of its own commands (top-level help) and state subcommands (`state -help`) removed."""
-    text = text.replace("Usage: groundplan [global options]", "Usage: terraform [global options]", 1)
+    """groundplan's text with the one line of each of its own commands (top-level help) and
+    state subcommands (`state -help`) removed."""
     own = OWN_STATE_SUBCOMMANDS if "state <subcommand>" in text.split("\n", 1)[0] else OWN_COMMANDS
     lines = text.split("\n")
     kept = [ln for ln in lines if not (ln.startswith("  ") and (ln.split() or [""])[0] in own)]

@@ -205,7 +205,7 @@ def test_failed_destroy_names_the_leftovers(tmp_path: Path) -> None:
     tf, gp = runs
     assert gp.code == tf.code == 1
     assert gp.stdout == tf.stdout
-    marker = "Terraform encountered an error destroying"
+    marker = "groundplan encountered an error destroying"
     assert gp.stderr[gp.stderr.index(marker):] == tf.stderr[tf.stderr.index(marker):]
     assert "  - terraform_data.stuck\n" in gp.stderr
 

@@ -21,6 +21,7 @@ import pytest
 
 from engine.plugin.sdk.package import package
 from tests.conformance.harness import Run, run_groundplan, run_terraform
+from tests.product_name import as_groundplan
 
 pytestmark = pytest.mark.slow
 
@@ -100,7 +101,12 @@ def _normalize(summary: str) -> str:
     return summary
 
 
-def _verdict(run: Run) -> tuple[bool, list[tuple[Any, ...]]]:
+def _verdict(run: Run, terraform: bool = False) -> tuple[bool, list[tuple[Any, ...]]]:
+    """(valid, diagnostics); terraform's summaries and details (human fields of its JSON)
+    pass through the product-name substitution."""
+    def text(field: str) -> str:
+        return as_groundplan(field, message=True) if terraform else field
+
     try:
         doc = json.loads(run.stdout)
     except json.JSONDecodeError:
@@ -109,7 +115,7 @@ def _verdict(run: Run) -> tuple[bool, list[tuple[Any, ...]]]:
     out = []
     for d in doc["diagnostics"]:
         start = d.get("range", {}).get("start", {})
-        out.append((d["severity"], _normalize(d["summary"]), d.get("detail", ""),
+        out.append((d["severity"], _normalize(text(d["summary"])), text(d.get("detail", "")),
                     d.get("range", {}).get("filename"), start.get("line"), start.get("column")))
     return doc["valid"], sorted(out, key=repr)
 
@@ -126,7 +132,7 @@ def _validate(tool: str, work: Path, files: dict[str, str], mirror: Path) -> Run
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_validate_matches_terraform(name: str, tmp_path: Path, mirror: Path) -> None:
     files = CASES[name]
-    want = _verdict(_validate("terraform", tmp_path / "tf", files, mirror))
+    want = _verdict(_validate("terraform", tmp_path / "tf", files, mirror), terraform=True)
     got = _verdict(_validate("groundplan", tmp_path / "gp", files, mirror))
     assert got == want
 

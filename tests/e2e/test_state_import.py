@@ -137,7 +137,7 @@ def test_import_through_the_control_plane(cloud: LocalCloud, client: RemoteClien
     with pytest.raises(RemoteError) as refused:
         _answers(client, seen, "POST", "/workspaces/importing/state/actions/import", body)
     assert (refused.value.status, refused.value.code) == (422, "import_failed")
-    assert "Resource already managed by Terraform" in refused.value.message
+    assert "Resource already managed by groundplan" in refused.value.message
     with pytest.raises(RemoteError) as refused:
         _answers(client, seen, "POST", "/workspaces/importing/state/actions/import",
                  {**body, "address": "random_integer.other"})

@@ -16,6 +16,7 @@ import boto3
 import pytest
 
 from tests.functional.moto_serial import MotoServer
+from tests.product_name import as_groundplan
 
 ROOT = Path(__file__).resolve().parents[2]
 BUCKET = "tfstate"
@@ -121,8 +122,11 @@ def terraform_cmd() -> list[str]:
 def run(tool: str, cwd: Path, *args: str, stdin: str = "", timeout: float = 300,
         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     cmd = terraform_cmd() if tool == "terraform" else groundplan_cmd()
-    return subprocess.run([*cmd, *args], cwd=cwd, env=tool_env(env), input=stdin,
+    proc = subprocess.run([*cmd, *args], cwd=cwd, env=tool_env(env), input=stdin,
                           capture_output=True, text=True, timeout=timeout, check=False)
+    if tool == "terraform":  # terraform's words as groundplan prints them (tests.product_name)
+        proc.stdout, proc.stderr = as_groundplan(proc.stdout), as_groundplan(proc.stderr)
+    return proc
 
 
 def gp(cwd: Path, *args: str, **kw: Any) -> subprocess.CompletedProcess[str]:

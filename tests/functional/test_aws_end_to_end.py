@@ -24,6 +24,8 @@ from typing import Any
 import boto3
 import pytest
 
+from tests.product_name import as_groundplan
+
 pytestmark = pytest.mark.conformance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,6 +221,8 @@ class Run:
     def __call__(self, *args: str, expect: int = 0) -> str:
         proc = subprocess.run([*self.argv, *args, "-no-color"], cwd=self.cwd, env=self.env,
                               capture_output=True, text=True, timeout=600, check=False)
+        if Path(self.argv[0]).name == "terraform":  # its words as groundplan prints them
+            proc.stdout, proc.stderr = as_groundplan(proc.stdout), as_groundplan(proc.stderr)
         out = proc.stdout + proc.stderr
         assert proc.returncode == expect, f"{self.argv[-1]} {' '.join(args)}: {out}"
         return out
@@ -264,7 +268,7 @@ def scenario(argv: list[str], workdir: Path, mirror: Path, moto_url: str
     assert "Import successful!" in out
     assert "aws_ssm_parameter.imported" in run.state_addresses()
     out = run("import", "aws_ssm_parameter.imported", IMPORTED_NAME, expect=1)
-    assert "Resource already managed by Terraform" in out
+    assert "Resource already managed by groundplan" in out
     run("plan", "-detailed-exitcode", "-out=imported.tfplan")
     plans["after-import"] = run.changes("imported.tfplan")
     assert inventory(moto_url)["parameters"][IMPORTED_NAME] == "made out of band"

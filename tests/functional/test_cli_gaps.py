@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from engine.plugin.sdk.package import package
+from tests.product_name import as_groundplan
 
 pytestmark = [pytest.mark.conformance, pytest.mark.usefixtures("terraform_required")]
 
@@ -59,8 +60,11 @@ def run(tool: str, cwd: Path, rc: Path, *args: str) -> subprocess.CompletedProce
     env = _env(rc)
     if tool != "tf":
         env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([*cmd, *args, "-no-color"], cwd=cwd, env=env, text=True,
+    proc = subprocess.run([*cmd, *args, "-no-color"], cwd=cwd, env=env, text=True,
                           capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+    if tool == "tf":  # terraform's words as groundplan prints them (tests.product_name)
+        proc.stdout, proc.stderr = as_groundplan(proc.stdout), as_groundplan(proc.stderr)
+    return proc
 
 
 def pair(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
@@ -168,7 +172,7 @@ def test_planning_failed_placement(tmp_path: Path, cli_config: Path, text: str,
     dirs = pair(tmp_path, {"main.tf": text})
     gp = same(dirs, cli_config, command)
     assert gp.returncode == 1
-    shown = "Planning failed. Terraform encountered an error" in gp.stdout
+    shown = "Planning failed. groundplan encountered an error" in gp.stdout
     assert shown == (command == "plan" and text == IMPORT_KEY_ERROR_TF)
 
 

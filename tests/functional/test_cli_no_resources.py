@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.product_name import as_groundplan
+
 pytestmark = pytest.mark.conformance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,10 +51,13 @@ def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
 def run(tool: str, cwd: Path, *args: str, env: dict[str, str] | None = None,
         stdin: str = "") -> subprocess.CompletedProcess[str]:
     cmd = [_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
-    return subprocess.run(
+    proc = subprocess.run(
         [*cmd, *args], cwd=cwd, env=_env(env), input=stdin, capture_output=True, text=True,
         timeout=120, check=False,
     )
+    if tool == "terraform":  # terraform's words as groundplan prints them (tests.product_name)
+        proc.stdout, proc.stderr = as_groundplan(proc.stdout), as_groundplan(proc.stderr)
+    return proc
 
 
 def parse(text: str) -> Any:

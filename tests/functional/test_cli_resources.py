@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.product_name import as_groundplan
+
 pytestmark = pytest.mark.conformance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,8 +96,11 @@ def _cmd(tool: str) -> list[str]:
 
 
 def run(tool: str, cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*_cmd(tool), *args], cwd=cwd, env=_env(), input=stdin,
+    proc = subprocess.run([*_cmd(tool), *args], cwd=cwd, env=_env(), input=stdin,
                           capture_output=True, text=True, timeout=120, check=False)
+    if tool == "terraform":  # terraform's words as groundplan prints them (tests.product_name)
+        proc.stdout, proc.stderr = as_groundplan(proc.stdout), as_groundplan(proc.stderr)
+    return proc
 
 
 PROGRESS = re.compile(r"^\S.*: (Refreshing state|Creating|Creation complete|Destroying|"
@@ -143,7 +148,7 @@ def same(dirs: dict[str, Path], *args: str, stdin: str = "") -> subprocess.Compl
 def test_plan_out_show_apply_saved_plan_then_no_changes(dirs: dict[str, Path]) -> None:
     g = same(dirs, "plan", "-no-color", "-out=p")
     assert "Saved the plan to: p" in g.stdout
-    assert 'terraform apply "p"' in g.stdout
+    assert 'groundplan apply "p"' in g.stdout
     assert "Plan: 5 to add, 0 to change, 0 to destroy." in g.stdout
     assert (dirs["groundplan"] / "p").is_file()
     same(dirs, "show", "-no-color", "p")

@@ -54,7 +54,7 @@ _DIAG = re.compile(r"^(?:│ )?(Error|Warning): (.+)$")
 _RULE = re.compile(r"^[│╷╵]\s?")
 
 
-_OTHER = ("Terraform used", "Terraform will", "Terraform has", "No changes", "Plan:",
+_OTHER = ("groundplan used", "groundplan will", "groundplan has", "No changes", "Plan:",
           "Changes to Outputs", "Initializing", "Success!", "Apply complete")
 
 

@@ -167,7 +167,7 @@ def test_missing_binary_after_init(tmp_path: Path, mirror: Path) -> None:
     assert "Error: Required plugins are not installed" in out
     assert "registry.terraform.io/example/crashy" in out
     # TF_IN_AUTOMATION is set: terraform's advice then does not name "terraform init"
-    assert "You must install the required plugins before running Terraform operations." in _flat(
+    assert "You must install the required plugins before running groundplan operations." in _flat(
         out)
 
 

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.product_name import as_groundplan
+
 pytestmark = pytest.mark.conformance
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +49,11 @@ def _env() -> dict[str, str]:
 
 def _run(tool: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     cmd = [_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
-    return subprocess.run([*cmd, *args], cwd=cwd, env=_env(), capture_output=True, text=True,
+    proc = subprocess.run([*cmd, *args], cwd=cwd, env=_env(), capture_output=True, text=True,
                           timeout=180, check=False)
+    if tool == "terraform":  # terraform's words as groundplan prints them (tests.product_name)
+        proc.stdout, proc.stderr = as_groundplan(proc.stdout), as_groundplan(proc.stderr)
+    return proc
 
 
 def norm(text: str) -> str:

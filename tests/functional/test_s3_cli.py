@@ -100,7 +100,7 @@ def test_apply_on_s3_and_the_record(tmp_path: Path, s3env: S3Env) -> None:
     (d / "backend.tf").write_text(backend_block(s3env.url, key="other/terraform.tfstate"))
     r = gp(d, "plan", "-no-color")
     assert r.returncode == 1
-    assert 'Backend initialization required: please run "terraform init"' in r.stderr
+    assert 'Backend initialization required: please run "groundplan init"' in r.stderr
     assert "Reason: Backend configuration block has changed" in r.stderr
     r = gp(d, "init", "-no-color")
     assert r.returncode == 1 and "Error: Backend configuration changed" in r.stderr
@@ -156,8 +156,8 @@ def test_migrate_local_to_s3_and_back(tmp_path: Path, s3env: S3Env) -> None:
     r = gp(d, "init", "-no-color")
     assert r.returncode == 1 and "Backend configuration changed" in r.stderr
     r = ok(gp(d, "init", "-migrate-state", "-force-copy", "-no-color"))
-    assert 'Terraform has detected you\'re unconfiguring your previously set "s3" backend.' in r.stdout
-    assert 'Successfully unset the backend "s3". Terraform will now operate locally.' in r.stdout
+    assert 'groundplan has detected you\'re unconfiguring your previously set "s3" backend.' in r.stdout
+    assert 'Successfully unset the backend "s3". groundplan will now operate locally.' in r.stdout
     back = json.loads((d / "terraform.tfstate").read_text())
     assert (back["lineage"], back["serial"]) == (local["lineage"], local["serial"])
     dev = json.loads((d / "terraform.tfstate.d" / "dev" / "terraform.tfstate").read_text())
@@ -228,7 +228,7 @@ def test_lock_held_fails_naming_holder_then_force_unlock(tmp_path: Path, s3env: 
     r = gp(d, "force-unlock", "-force", "-no-color", "wrong")
     assert r.returncode == 1 and "Failed to unlock state" in r.stderr
     r = ok(gp(d, "force-unlock", "-force", "-no-color", lock_id))
-    assert "Terraform state has been successfully unlocked!" in r.stdout
+    assert "groundplan state has been successfully unlocked!" in r.stdout
     assert KEY + ".tflock" not in s3env.object_keys() and f"{BUCKET}/{KEY}" not in s3env.lock_items()
     ok(gp(d, "apply", "-auto-approve", "-no-color"))
     items = s3env.lock_items()

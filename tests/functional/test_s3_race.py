@@ -109,7 +109,7 @@ def test_twenty_unlocked_applies_never_lose_an_update(tmp_path: Path, s3env: S3E
             continue
         lost.append(i)
         assert "changed by someone else" in r.stderr, r.stderr
-        assert "terraform state push errored.tfstate" in r.stderr
+        assert "groundplan state push errored.tfstate" in r.stderr
         saved = json.loads((dirs[i] / "errored.tfstate").read_text())
         assert saved["outputs"]["n"]["value"] == f"run-{i}"  # nothing applied is lost
     assert won, "at least the first writer wins"

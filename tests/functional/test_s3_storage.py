@@ -166,7 +166,7 @@ def test_final_write_failure_saves_errored_tfstate(aws: S3Env | None, tmp_path: 
         be.client.faults["put"] = [S3Error("failed to upload state: AccessDenied: Access Denied")]
         done = mgr.finish()
     assert any(d.summary == "Failed to persist state to backend" for d in done.errors)
-    assert any("terraform state push errored.tfstate" in d.detail for d in done.errors)
+    assert any("groundplan state push errored.tfstate" in d.detail for d in done.errors)
     assert "AccessDenied" in done.errors[0].detail
     saved = json.loads((tmp_path / "errored.tfstate").read_text())
     assert saved["version"] == 4 and saved["serial"] == 1
@@ -376,7 +376,7 @@ def test_stale_lease_is_reported_and_terraform_locks_never_are(aws: S3Env | None
     _, err = locker.lock(new_lock_info())
     assert err is not None and err.info is not None
     assert "The lock is stale" in err.info.info and old.who in err.info.info
-    assert f"terraform force-unlock {old.id}" in err.info.info
+    assert f"groundplan force-unlock {old.id}" in err.info.info
     assert "OperationTypeApply" in err.info.info
     # terraform's lock info has no lease: never stale, however old
     be.client.s3.put_object(Bucket=BUCKET, Key=KEY + ".tflock", Body=old.to_json().encode())

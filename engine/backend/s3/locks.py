@@ -87,7 +87,7 @@ def stale_message(info: LockInfo, lease: Lease, now_ns: int) -> str:
         f"{info.operation or '(unknown operation)'} at {format_go_time(info.created_ns)} and "
         f"last renewed its lease at {format_go_time(lease.heartbeat_ns)}; the lease ran out "
         f"{expired:.0f}s ago, so the holder has most likely stopped. If no run is still using "
-        f'this state, remove the lock with: terraform force-unlock {info.id}'
+        f'this state, remove the lock with: groundplan force-unlock {info.id}'
     )
 
 

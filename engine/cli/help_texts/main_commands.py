@@ -10,12 +10,12 @@ from __future__ import annotations
 HELP: dict[str, str] = {
     "init": """Usage: groundplan [global options] init [options]
 
-  Initialize a new or existing Terraform working directory by creating
+  Initialize a new or existing groundplan working directory by creating
   initial files, loading any remote state, downloading modules, etc.
 
   This is the first command that should be run for any new or existing
-  Terraform configuration per machine. This sets up all the local data
-  necessary to run Terraform that is typically not committed to version
+  groundplan configuration per machine. This sets up all the local data
+  necessary to run groundplan that is typically not committed to version
   control.
 
   This command is always safe to run multiple times. Though subsequent runs
@@ -87,10 +87,10 @@ Options:
                           only. Set this to ignore checking that the local and remote
                           Terraform versions use compatible state representations, making
                           an operation proceed even when there is a potential mismatch.
-                          See the documentation on configuring Terraform with
+                          See the documentation on configuring groundplan with
                           HCP Terraform or Terraform Enterprise for more information.
 
-  -test-directory=path    Set the Terraform test directory, defaults to "tests".
+  -test-directory=path    Set the groundplan test directory, defaults to "tests".
 """,
     "validate": """Usage: groundplan [global options] validate [options]
 
@@ -110,10 +110,10 @@ Options:
   Validation requires an initialized working directory with any referenced
   plugins and modules installed. To initialize a working directory for
   validation without accessing any configured remote backend, use:
-      terraform init -backend=false
+      groundplan init -backend=false
 
   To verify configuration in the context of a particular run (a particular
-  target workspace, input variable values, etc), use the 'terraform plan'
+  target workspace, input variable values, etc), use the 'groundplan plan'
   command instead, which includes an implied validation check.
 
 Options:
@@ -124,13 +124,13 @@ Options:
 
   -no-color             If specified, output won't contain any color.
 
-  -no-tests             If specified, Terraform will not validate test files.
+  -no-tests             If specified, groundplan will not validate test files.
 
-  -test-directory=path\tSet the Terraform test directory, defaults to "tests".
+  -test-directory=path\tSet the groundplan test directory, defaults to "tests".
 """,
     "plan": """Usage: groundplan [global options] plan [options]
 
-  Generates a speculative execution plan, showing what actions Terraform
+  Generates a speculative execution plan, showing what actions groundplan
   would take to apply the current configuration. This command will not
   actually perform the planned actions.
 
@@ -139,18 +139,18 @@ Options:
 
 Plan Customization Options:
 
-  The following options customize how Terraform will produce its plan. You
-  can also use these options when you run "terraform apply" without passing
+  The following options customize how groundplan will produce its plan. You
+  can also use these options when you run "groundplan apply" without passing
   it a saved plan, in order to plan and apply in a single command.
 
   -destroy            Select the "destroy" planning mode, which creates a plan
                       to destroy all objects currently managed by this
-                      Terraform configuration instead of the usual behavior.
+                      groundplan configuration instead of the usual behavior.
 
   -refresh-only       Select the "refresh only" planning mode, which checks
                       whether remote objects still match the outcome of the
-                      most recent Terraform apply but does not propose any
-                      actions to undo any changes made outside of Terraform.
+                      most recent groundplan apply but does not propose any
+                      actions to undo any changes made outside of groundplan.
 
   -refresh=false      Skip checking for external changes to remote objects
                       while creating the plan. This can potentially make
@@ -160,7 +160,7 @@ Plan Customization Options:
   -replace=resource   Force replacement of a particular resource instance using
                       its resource address. If the plan would've normally
                       produced an update or no-op action for this instance,
-                      Terraform will plan to replace it instead. You can use
+                      groundplan will plan to replace it instead. You can use
                       this option multiple times to replace more than one object.
 
   -target=resource    Limit the planning operation to only the given module,
@@ -180,7 +180,7 @@ Plan Customization Options:
 
 Other Options:
 
-  -compact-warnings          If Terraform produces any warnings that are not
+  -compact-warnings          If groundplan produces any warnings that are not
                              accompanied by errors, shows them in a more compact
                              form that includes only the summary messages.
 
@@ -191,10 +191,10 @@ Other Options:
                              2 - Succeeded, there is a diff
 
   -generate-config-out=path  (Experimental) If import blocks are present in
-                             configuration, instructs Terraform to generate HCL
+                             configuration, instructs groundplan to generate HCL
                              for any imported resources not already present. The
                              configuration is written to a new file at PATH,
-                             which must not already exist. Terraform may still
+                             which must not already exist. groundplan may still
                              attempt to write configuration if the plan errors.
 
   -input=true                Ask for input for variables if not directly set.
@@ -219,13 +219,13 @@ Other Options:
 """,
     "apply": """Usage: groundplan [global options] apply [options] [PLAN]
 
-  Creates or updates infrastructure according to Terraform configuration
+  Creates or updates infrastructure according to groundplan configuration
   files in the current directory.
 
-  By default, Terraform will generate a new plan and present it for your
+  By default, groundplan will generate a new plan and present it for your
   approval before taking any action. You can optionally provide a plan
-  file created by a previous call to "terraform plan", in which case
-  Terraform will take the actions described in that plan without any
+  file created by a previous call to "groundplan plan", in which case
+  groundplan will take the actions described in that plan without any
   confirmation prompt.
 
 Options:
@@ -236,12 +236,12 @@ Options:
                          modifying. Defaults to the "-state-out" path with
                          ".backup" extension. Set to "-" to disable backup.
 
-  -compact-warnings      If Terraform produces any warnings that are not
+  -compact-warnings      If groundplan produces any warnings that are not
                          accompanied by errors, show them in a more compact
                          form that includes only the summary messages.
 
-  -destroy               Destroy Terraform-managed infrastructure.
-                         The command "terraform destroy" is a convenience alias
+  -destroy               Destroy groundplan-managed infrastructure.
+                         The command "groundplan destroy" is a convenience alias
                          for this option.
 
   -lock=false            Don't hold a state lock during the operation. This is
@@ -274,19 +274,19 @@ Options:
                          variables file.
 
   If you don't provide a saved plan file then this command will also accept
-  all of the plan-customization options accepted by the terraform plan command.
+  all of the plan-customization options accepted by the groundplan plan command.
   For more information on those options, run:
-      terraform plan -help
+      groundplan plan -help
 """,
     "destroy": """Usage: groundplan [global options] destroy [options]
 
-  Destroy Terraform-managed infrastructure.
+  Destroy groundplan-managed infrastructure.
 
   This command is a convenience alias for:
-      terraform apply -destroy
+      groundplan apply -destroy
 
   This command also accepts many of the plan-customization options accepted by
-  the terraform plan command. For more information on those options, run:
-      terraform plan -help
+  the groundplan plan command. For more information on those options, run:
+      groundplan plan -help
 """,
 }

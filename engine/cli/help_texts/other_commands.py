@@ -10,7 +10,7 @@ from __future__ import annotations
 HELP: dict[str, str] = {
     "console": """Usage: groundplan [global options] console [options]
 
-  Starts an interactive console for experimenting with Terraform
+  Starts an interactive console for experimenting with groundplan
   interpolations.
 
   This will open an interactive console that you can use to type
@@ -25,22 +25,22 @@ Options:
   -state=path       Legacy option for the local backend only. See the local
                     backend's documentation for more information.
 
-  -plan             Create a new plan (as if running "terraform plan") and
+  -plan             Create a new plan (as if running "groundplan plan") and
                     then evaluate expressions against its planned state,
                     instead of evaluating against the current state.
                     You can use this to inspect the effects of configuration
                     changes that haven't been applied yet.
 
-  -var 'foo=bar'    Set a variable in the Terraform configuration. This
+  -var 'foo=bar'    Set a variable in the groundplan configuration. This
                     flag can be set multiple times.
 
-  -var-file=foo     Set variables in the Terraform configuration from
+  -var-file=foo     Set variables in the groundplan configuration from
                     a file. If "terraform.tfvars" or any ".auto.tfvars"
                     files are present, they will be automatically loaded.
 """,
     "output": """Usage: groundplan [global options] output [options] [NAME]
 
-  Reads an output variable from a Terraform state file and prints
+  Reads an output variable from a groundplan state file and prints
   the value. With no additional arguments, output will display all
   the outputs for the root module.  If NAME is not specified, all
   outputs are printed.
@@ -63,13 +63,13 @@ Options:
 """,
     "show": """Usage: groundplan [global options] show [options] [path]
 
-  Reads and outputs a Terraform state or plan file in a human-readable
+  Reads and outputs a groundplan state or plan file in a human-readable
   form. If no path is specified, the current state will be shown.
 
 Options:
 
   -no-color           If specified, output won't contain any color.
-  -json               If specified, output the Terraform plan or state in
+  -json               If specified, output the groundplan plan or state in
                       a machine-readable form.
 """,
     "version": """Usage: groundplan [global options] version [options]
@@ -101,7 +101,7 @@ Options:
   By default the graph shows a summary only of the relationships between
   resources in the configuration, since those are the main objects that
   have side-effects whose ordering is significant. You can generate more
-  detailed graphs reflecting Terraform's actual evaluation strategy
+  detailed graphs reflecting groundplan's actual evaluation strategy
   by specifying the -type=TYPE option to select an operation type.
 
   The graph is presented in the DOT language. The typical program that can
@@ -120,7 +120,7 @@ Options:
 
   -type=TYPE       Type of operation graph to output. Can be: plan,
                    plan-refresh-only, plan-destroy, or apply. By default
-                   Terraform just summarizes the relationships between the
+                   groundplan just summarizes the relationships between the
                    resources in your configuration, without any particular
                    operation in mind. Full operation graphs are more detailed
                    but therefore often harder to read.
@@ -140,7 +140,7 @@ Usage: groundplan [global options] providers [options] [DIR]
 
 Options:
 
-  -test-directory=path\tSet the Terraform test directory, defaults to "tests".
+  -test-directory=path\tSet the groundplan test directory, defaults to "tests".
 
 """,
     "refresh": """Usage: groundplan [global options] refresh [options]
@@ -154,7 +154,7 @@ Options:
 
 Options:
 
-  -compact-warnings   If Terraform produces any warnings that are not
+  -compact-warnings   If groundplan produces any warnings that are not
                       accompanied by errors, show them in a more compact form
                       that includes only the summary messages.
 
@@ -174,10 +174,10 @@ Options:
                       resource and its dependencies. This flag can be used
                       multiple times.
 
-  -var 'foo=bar'      Set a variable in the Terraform configuration. This
+  -var 'foo=bar'      Set a variable in the groundplan configuration. This
                       flag can be set multiple times.
 
-  -var-file=foo       Set variables in the Terraform configuration from
+  -var-file=foo       Set variables in the groundplan configuration from
                       a file. If "terraform.tfvars" or any ".auto.tfvars"
                       files are present, they will be automatically loaded.
 
@@ -186,17 +186,17 @@ Options:
 """,
     "taint": """Usage: groundplan [global options] taint [options] <address>
 
-  Terraform uses the term "tainted" to describe a resource instance
+  groundplan uses the term "tainted" to describe a resource instance
   which may not be fully functional, either because its creation
   partially failed or because you've manually marked it as such using
   this command.
 
   This will not modify your infrastructure directly, but subsequent
-  Terraform plans will include actions to destroy the remote object
+  groundplan plans will include actions to destroy the remote object
   and create a new object to replace it.
 
   You can remove the "taint" state from a resource instance using
-  the "terraform untaint" command.
+  the "groundplan untaint" command.
 
   The address is in the usual resource address syntax, such as:
     aws_instance.foo
@@ -204,7 +204,7 @@ Options:
     module.foo.module.bar.aws_instance.baz
 
   Use your shell's quoting or escaping syntax to ensure that the
-  address will reach Terraform correctly, without any special
+  address will reach groundplan correctly, without any special
   interpretation.
 
 Options:
@@ -226,17 +226,17 @@ Options:
 """,
     "untaint": """Usage: groundplan [global options] untaint [options] name
 
-  Terraform uses the term "tainted" to describe a resource instance
+  groundplan uses the term "tainted" to describe a resource instance
   which may not be fully functional, either because its creation
   partially failed or because you've manually marked it as such using
-  the "terraform taint" command.
+  the "groundplan taint" command.
 
   This command removes that state from a resource instance, causing
-  Terraform to see it as fully-functional and not in need of
+  groundplan to see it as fully-functional and not in need of
   replacement.
 
   This will not modify your infrastructure directly. It only avoids
-  Terraform planning to replace a tainted instance in a future operation.
+  groundplan planning to replace a tainted instance in a future operation.
 
 Options:
 
@@ -257,11 +257,11 @@ Options:
 """,
     "import": """Usage: groundplan [global options] import [options] ADDR ID
 
-  Import existing infrastructure into your Terraform state.
+  Import existing infrastructure into your groundplan state.
 
-  This will find and import the specified resource into your Terraform
-  state, allowing existing infrastructure to come under Terraform
-  management without having to be initially created by Terraform.
+  This will find and import the specified resource into your groundplan
+  state, allowing existing infrastructure to come under groundplan
+  management without having to be initially created by groundplan.
 
   The ADDR specified is the address to import the resource to. Please
   see the documentation online for resource addresses. The ID is a
@@ -276,7 +276,7 @@ Options:
 
 Options:
 
-  -config=path            Path to a directory of Terraform configuration files
+  -config=path            Path to a directory of groundplan configuration files
                           to use to configure the provider. Defaults to pwd.
                           If no config files are present, they must be provided
                           via the input prompts or env vars.
@@ -291,11 +291,11 @@ Options:
 
   -no-color               If specified, output won't contain any color.
 
-  -var 'foo=bar'          Set a variable in the Terraform configuration. This
+  -var 'foo=bar'          Set a variable in the groundplan configuration. This
                           flag can be set multiple times. This is only useful
                           with the "-config" flag.
 
-  -var-file=foo           Set variables in the Terraform configuration from
+  -var-file=foo           Set variables in the groundplan configuration from
                           a file. If "terraform.tfvars" or any ".auto.tfvars"
                           files are present, they will be automatically loaded.
 
@@ -307,11 +307,11 @@ Options:
 """,
     "test": """Usage: groundplan [global options] test [options]
 
-  Executes automated integration tests against the current Terraform
+  Executes automated integration tests against the current groundplan
   configuration.
 
-  Terraform will search for .tftest.hcl files within the current configuration
-  and testing directories. Terraform will then execute the testing run blocks
+  groundplan will search for .tftest.hcl files within the current configuration
+  and testing directories. groundplan will then execute the testing run blocks
   within any testing files in order, and verify conditional checks and
   assertions against the created infrastructure.
 
@@ -321,15 +321,15 @@ Options:
 
 Options:
 
-  -cloud-run=source     If specified, Terraform will execute this test run\x20
+  -cloud-run=source     If specified, groundplan will execute this test run\x20
                         remotely using HCP Terraform or Terraform Enterprise.\x20
 \t\t\t\t\t\tYou must specify the source of a module registered in\x20
 \t\t\t\t\t\ta private module registry as the argument to this flag.\x20
-\t\t\t\t\t\tThis allows Terraform to associate the cloud run with\x20
+\t\t\t\t\t\tThis allows groundplan to associate the cloud run with\x20
 \t\t\t\t\t\tthe correct HCP Terraform or Terraform Enterprise module\x20
 \t\t\t\t\t\tand organization.
 
-  -filter=testfile      If specified, Terraform will only execute the test files
+  -filter=testfile      If specified, groundplan will only execute the test files
                         specified by this flag. You can use this option multiple
                         times to execute more than one test file.
 
@@ -338,7 +338,7 @@ Options:
 
   -no-color             If specified, output won't contain any color.
 
-  -test-directory=path\tSet the Terraform test directory, defaults to "tests".
+  -test-directory=path\tSet the groundplan test directory, defaults to "tests".
 
   -var 'foo=bar'        Set a value for one of the input variables in the root
                         module of the configuration. Use this option more than

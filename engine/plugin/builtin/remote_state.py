@@ -81,7 +81,7 @@ SCHEMA = Schema(
             "workspace": Attribute(
                 type=STRING,
                 optional=True,
-                description="The Terraform workspace to use, if the backend supports workspaces.",
+                description="The groundplan workspace to use, if the backend supports workspaces.",
                 description_kind="markdown",
             ),
         }

@@ -39,9 +39,9 @@ def test_help_before_a_command_is_that_commands_help() -> None:
 def test_unknown_command_suggests_the_nearest_command() -> None:
     commands = list(cli_main.COMMANDS)
     assert unknown_command("stat", commands).startswith(
-        'Terraform has no command named "stat". Did you mean "state"?\n\n')
+        'groundplan has no command named "stat". Did you mean "state"?\n\n')
     assert unknown_command("xyzzyq", commands).startswith(
-        'Terraform has no command named "xyzzyq".\n\n')
+        'groundplan has no command named "xyzzyq".\n\n')
 
 
 def test_top_level_help_lists_every_command_once() -> None:

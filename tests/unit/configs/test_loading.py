@@ -344,7 +344,7 @@ def test_remote_module_not_installed(tmp_path: Path) -> None:
         (
             "error",
             "Module not installed",
-            'This module is not yet installed. Run "terraform init" to install all modules '
+            'This module is not yet installed. Run "groundplan init" to install all modules '
             "required by this configuration.",
             1,
             1,
@@ -529,7 +529,7 @@ def test_provider_source_parsing() -> None:
     assert addr is None and problem is not None and 'Did you mean "hashicorp/aws"?' in problem
 
 
-_NOT_YET = ('This module is not yet installed. Run "terraform init" to install all modules '
+_NOT_YET = ('This module is not yet installed. Run "groundplan init" to install all modules '
             "required by this configuration.")
 
 
@@ -569,7 +569,7 @@ def test_local_module_source_changed_since_init(tmp_path: Path) -> None:
     config, diags = _raw_load(tmp_path)
     assert summarize(diags) == [(
         "error", "Module source has changed",
-        "The source address was changed since this module was installed. Run \"terraform "
+        "The source address was changed since this module was installed. Run \"groundplan "
         'init" to install all modules required by this configuration.', 2, 12)]
     # terraform still loads the installed directory
     assert list(config.children["child"].module.outputs) == ["o"]
@@ -583,5 +583,5 @@ def test_installed_module_directory_gone(tmp_path: Path) -> None:
     _config, diags = _raw_load(tmp_path)
     assert summarize(diags) == [(
         "error", "Module not installed",
-        "This module's local cache directory child could not be read. Run \"terraform init\" "
+        "This module's local cache directory child could not be read. Run \"groundplan init\" "
         "to install all modules required by this configuration.", 1, 1)]

@@ -83,7 +83,7 @@ def test_undefined_and_mismatched_passed_providers(tmp_path: Path) -> None:
         'The local name "random" in the root module represents provider "hashicorp/random", '
         'but "other" in module.a represents "example.com/acme/other".')
     assert got[1][2].startswith('There is no explicit declaration for local provider name '
-                                '"random" in module.b, so Terraform is assuming')
+                                '"random" in module.b, so groundplan is assuming')
 
 
 def test_passing_on_a_default_configuration_not_received(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.product_name import as_groundplan
 from tests.unit.configs.helpers import summarize, validate_here, write
 
 CASES: dict[str, dict[str, Any]] = json.loads(
@@ -21,8 +22,18 @@ CASES: dict[str, dict[str, Any]] = json.loads(
 )
 
 
-def _expected(name: str) -> list[tuple[Any, ...]]:
+def _recorded(name: str) -> list[tuple[Any, ...]]:
+    """terraform's diagnostics for the case, in its own words."""
     rows = [tuple(r) for r in CASES[name]["expected"]]
+    return sorted(rows, key=lambda t: (t[3] or 0, t[4] or 0, t[1], t[2], t[0]))
+
+
+def _expected(name: str) -> list[tuple[Any, ...]]:
+    """What groundplan reports: terraform's diagnostics with the product name substituted in
+    their summary and detail (`tests.product_name`)."""
+    rows = [(sev, as_groundplan(summary, message=True),
+             None if detail is None else as_groundplan(detail, message=True), line, col)
+            for sev, summary, detail, line, col in _recorded(name)]
     return sorted(rows, key=lambda t: (t[3] or 0, t[4] or 0, t[1], t[2], t[0]))
 
 
@@ -61,4 +72,4 @@ def test_recorded_expectations_still_match_terraform() -> None:
                 ),
                 key=lambda t: (t[3] or 0, t[4] or 0, t[1], t[2], t[0]),
             )
-            assert got == _expected(name), name
+            assert got == _recorded(name), name

@@ -26,7 +26,7 @@ def test_import_writes_the_object_and_reports_progress(workdir: Path) -> None:
     assert res["instances"][0]["attributes"]["id"] == "abc-123"
     again = import_resource(_request(workdir, RecordingView(), "terraform_data.a", "abc-123"))
     assert [d.summary for d in again.diagnostics.errors] == [
-        "Resource already managed by Terraform"]
+        "Resource already managed by groundplan"]
 
 
 def test_import_target_must_be_declared_and_managed(workdir: Path) -> None:

@@ -281,7 +281,7 @@ resource "test_thing" "x" { count = 1 }
 
 @pytest.mark.parametrize("expr, detail", [
     ("test_thing.a.id", 'The import block "id" argument depends on resource attributes that '
-                        "cannot be determined until apply, so Terraform cannot plan to import "
+                        "cannot be determined until apply, so groundplan cannot plan to import "
                         "this resource."),
     ("var.empty", "The import ID value evaluates to an empty string, please provide a "
                   "non-empty value."),

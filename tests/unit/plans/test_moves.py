@@ -197,7 +197,7 @@ moved {
     w = [d for d in res.diagnostics if d.summary == "Unresolved resource instance address "
          "changes"]
     assert len(w) == 1 and not w[0].is_error
-    assert "\n  - test_thing.a could not move to test_thing.b\n\nTerraform has planned " \
+    assert "\n  - test_thing.a could not move to test_thing.b\n\ngroundplan has planned " \
         "to destroy these objects." in w[0].detail
 
 
@@ -316,5 +316,5 @@ removed {
     res = h.plan()
     assert actions(res) == {"test_thing.a": ("forget",), "test_thing.b": ("delete",)}
     w = [d for d in res.diagnostics if not d.is_error]
-    assert [x.summary for x in w] == ["Some objects will no longer be managed by Terraform"]
+    assert [x.summary for x in w] == ["Some objects will no longer be managed by groundplan"]
     assert "them:\n - test_thing.a\n\nAfter applying" in w[0].detail

@@ -7,6 +7,7 @@ import pytest
 
 from engine.plans.model import PlanMode
 from engine.plans.render_human import render_plan
+from tests.product_name import as_groundplan
 from tests.unit.plans.oracle_plans import ORACLE, SCHEMAS, load_doc, plan_from_doc
 
 CASES = {"create": PlanMode.NORMAL, "update": PlanMode.NORMAL, "replace": PlanMode.NORMAL,
@@ -19,7 +20,7 @@ CASES = {"create": PlanMode.NORMAL, "update": PlanMode.NORMAL, "replace": PlanMo
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_human_plan_matches_terraform(case: str) -> None:
     plan = plan_from_doc(load_doc(case), CASES[case])
-    expected = (ORACLE / case / "show.txt").read_text()
+    expected = as_groundplan((ORACLE / case / "show.txt").read_text())
     assert render_plan(plan, SCHEMAS) == expected
 
 
@@ -58,7 +59,7 @@ def test_refresh_only_drift() -> None:
                                           "output": string("a")})
     plan = Plan(mode=PlanMode.REFRESH_ONLY, drift=[ResourceInstanceChange(
         _addr("terraform_data.a"), TD, Action.UPDATE, before, after)])
-    assert render_plan(plan, SCHEMAS) == (
+    assert render_plan(plan, SCHEMAS) == as_groundplan(
         "\nNote: Objects have changed outside of Terraform\n\n"
         "Terraform detected the following changes made outside of Terraform since the\n"
         'last "terraform apply" which may have affected this plan:\n'
@@ -85,7 +86,7 @@ def test_drift_hidden_when_not_relevant_in_normal_mode() -> None:
         _addr("terraform_data.b"), TD, Action.CREATE, null(SCHEMA.block.implied_type()),
         _td("y", string("c")))])
     text = render_plan(plan, SCHEMAS)
-    assert "Objects have changed outside of Terraform" not in text
+    assert "Objects have changed outside of groundplan" not in text
     text = render_plan(plan, SCHEMAS, relevant_attributes=[("terraform_data.a", ["input"])])
     assert "  # terraform_data.a has changed\n" in text
     assert "Unless you have made equivalent changes to your configuration" in text
@@ -93,11 +94,11 @@ def test_drift_hidden_when_not_relevant_in_normal_mode() -> None:
 
 
 def test_no_changes_texts() -> None:
-    assert render_plan(Plan(mode=PlanMode.DESTROY), SCHEMAS) == (
+    assert render_plan(Plan(mode=PlanMode.DESTROY), SCHEMAS) == as_groundplan(
         "\nNo changes. No objects need to be destroyed.\n\n"
         "Either you have not created any objects yet or the existing objects were\n"
         "already deleted outside of Terraform.\n")
-    assert render_plan(Plan(mode=PlanMode.REFRESH_ONLY), SCHEMAS) == (
+    assert render_plan(Plan(mode=PlanMode.REFRESH_ONLY), SCHEMAS) == as_groundplan(
         "\nNo changes. Your infrastructure still matches the configuration.\n\n"
         "Terraform has checked that the real remote objects still match the result of\n"
         "your most recent changes, and found no differences.\n")
@@ -181,7 +182,7 @@ def test_forget_and_deposed() -> None:
                                null(obj.type), deposed_key="00000001"),
     ])
     text = render_plan(plan, SCHEMAS)
-    assert (" # terraform_data.f will no longer be managed by Terraform, but will not be "
+    assert (" # terraform_data.f will no longer be managed by groundplan, but will not be "
             "destroyed\n # (destroy = false is set in the configuration)\n") in text
     assert ("  # terraform_data.d (deposed object 00000001) will be destroyed\n"
             "  # (left over from a partially-failed replacement of this instance)\n") in text

@@ -42,7 +42,7 @@ TF_LOCK_JSON = (
 
 TF_MESSAGE_TAIL = """
 
-Terraform acquires a state lock to protect the state from being written
+groundplan acquires a state lock to protect the state from being written
 by multiple users at the same time. Please resolve the issue above and try
 again. For most commands, you can disable locking with the "-lock=false"
 flag, but this is not recommended."""

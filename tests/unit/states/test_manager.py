@@ -163,7 +163,7 @@ def test_failed_final_write_goes_to_errored_tfstate_and_journal_survives(tmp_pat
     ]
     assert diags.errors[0].detail == "Error saving state: s3: connection reset"
     assert 'the file "errored.tfstate" in the directory' in diags.errors[1].detail
-    assert "terraform state push errored.tfstate" in diags.errors[1].detail
+    assert "groundplan state push errored.tfstate" in diags.errors[1].detail
     assert ids_in(errored) == ["id-0", "id-1", "id-2"]
     assert os.path.exists(mgr.journal_path)
     # the next run reconciles from the journal
