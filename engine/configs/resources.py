@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.configs.checks import CheckRule, decode_check_rule
+from engine.configs.checks import CheckRule, decode_check_rule, self_reference_errors
 from engine.configs.exprs import (
     abs_traversal,
     decode_bool,
@@ -286,6 +286,7 @@ def _lifecycle(r: Resource, block: Block, override: bool, diags: Diagnostics) ->
     for blk in got.blocks:
         rule, rd = decode_check_rule(blk, override)
         diags.extend(rd)
+        diags.extend(self_reference_errors(rule, r.mode, r.type, r.name))
         (r.preconditions if blk.type == "precondition" else r.postconditions).append(rule)
 
 

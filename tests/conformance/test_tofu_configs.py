@@ -31,11 +31,6 @@ CORPUS = Path(__file__).parent / "tofu_configs"
 # none is the encryption or backend helpers' — this corpus has no such fixture)
 EXPECTED_DIFFERENCES: dict[str, str] = {
     # load-time checks terraform makes that groundplan does not
-    "error-files/duplicate-block-in-provisioner.tf": "no 'Duplicate escaping block' check",
-    "error-files/precondition-postcondition-selfref.tf":
-        "conditions referring to their own resource are not refused at load time",
-    "invalid-files/precondition-postcondition-badref.tf":
-        "condition references to other resources' instances are not refused at load time",
     "invalid-modules/override-cloud-duplicates": "no 'Duplicate HCP Terraform configurations'",
     "invalid-modules/provider-meta-invalid-interpolation":
         "provider_meta arguments are not checked for references",
