@@ -241,16 +241,11 @@ _NOT_STATIC = ("Variables not allowed", "Function calls not allowed")
 
 
 def start_range(expr: ast.Expr) -> Range:
-    """HCL's StartRange: the first part of an expression (the text inside a quoted string)."""
-    if isinstance(expr, ast.TemplateExpr) and expr.parts:
-        return start_range(expr.parts[0])
-    if isinstance(expr, (ast.TupleConsExpr, ast.ObjectConsExpr)):
-        return expr.open_range
-    if isinstance(expr, ast.FunctionCallExpr):
-        return expr.name_range
-    if isinstance(expr, ast.BinaryOpExpr):
-        return start_range(expr.lhs)
-    return expr.range
+    """HCL's StartRange: the first part of an expression (the text inside a quoted string, a
+    function's name and opening parenthesis)."""
+    from engine.lang.eval_diag import start_range as hcl_start_range
+
+    return hcl_start_range(expr)
 
 
 def _decode(expr: ast.Expr, ty: Type) -> tuple[Any, Diagnostics]:

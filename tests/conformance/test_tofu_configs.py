@@ -31,14 +31,6 @@ CORPUS = Path(__file__).parent / "tofu_configs"
 # none is the encryption or backend helpers' — this corpus has no such fixture)
 EXPECTED_DIFFERENCES: dict[str, str] = {
     # load-time checks terraform makes that groundplan does not
-    "invalid-modules/override-cloud-duplicates": "no 'Duplicate HCP Terraform configurations'",
-    "invalid-modules/provider-meta-invalid-interpolation":
-        "provider_meta arguments are not checked for references",
-    "invalid-modules/provider-meta-invalid-name": "provider_meta's local name is not checked",
-    "error-files/module-invalid-registry-source-with-module.tf":
-        "registry source with //subdir and version not refused at load time",
-    "error-files/provider-source-prefix.tf": "'Invalid provider type' reported differently",
-    "error-files/module-sensitive.tf": "range of 'Unsuitable value type' one column short",
     # groundplan reports what terraform does not (or terraform stops earlier)
     "invalid-files/module-calls.tf": "'Module not installed' where terraform reports only "
         "the invalid calls",

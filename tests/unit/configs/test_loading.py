@@ -524,9 +524,15 @@ def test_provider_source_parsing() -> None:
         "example.com", "acme", "widget"
     )
     addr, problem = parse_provider_source("a/b/c/d")
-    assert addr is None and problem is not None and "[hostname/][namespace/]name" in problem
+    assert addr is None and problem is not None
+    assert problem.summary == "Invalid provider source string"
+    assert "[hostname/][namespace/]name" in problem.detail
     addr, problem = parse_provider_source("hashicorp/terraform-provider-aws")
-    assert addr is None and problem is not None and 'Did you mean "hashicorp/aws"?' in problem
+    assert addr is None and problem is not None and problem.summary == "Invalid provider type"
+    assert 'Did you mean "hashicorp/aws"?' in problem.detail
+    addr, problem = parse_provider_source("hashicorp/terraform-aws")
+    assert addr is None and problem is not None and problem.summary == "Invalid provider type"
+    assert 'Provider source "registry.terraform.io/hashicorp/terraform-aws"' in problem.detail
 
 
 _NOT_YET = ('This module is not yet installed. Run "terraform init" to install all modules '
