@@ -32,11 +32,6 @@ CORPUS = Path(__file__).parent / "tofu_configs"
 EXPECTED_DIFFERENCES: dict[str, str] = {
     # load-time checks terraform makes that groundplan does not
     # groundplan reports what terraform does not (or terraform stops earlier)
-    "invalid-files/module-calls.tf": "'Module not installed' where terraform reports only "
-        "the invalid calls",
-    "valid-files/modules-with-version.tf": "'Module not installed' for a registry module "
-        "with a version, terraform reports only the missing provider",
-    "valid-files/version-variable.tf": "'Module not installed' reported, terraform does not",
     "invalid-files/triggered-invalid-expression.tf":
         "replace_triggered_by expression error reported twice",
     "valid-files/resources.tf.json": "replace_triggered_by in JSON syntax refused",
