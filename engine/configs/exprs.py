@@ -103,6 +103,34 @@ def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     return expr
 
 
+def _json_raw_string(expr: ast.Expr) -> str | None:
+    """A JSON string's decoded text, its template sequences uninterpreted (what HCL's JSON
+    expressions return when evaluated with no context)."""
+    import json
+
+    try:
+        got = json.loads(expr.range.file.text[expr.range.start_offset:expr.range.end_offset])
+    except ValueError:
+        return None
+    return got if isinstance(got, str) else None
+
+
+def unwrap_json_ref_expr(expr: ast.Expr) -> tuple[ast.Expr | None, Diagnostics]:
+    """Terraform's unwrapJSONRefExpr: in JSON syntax, the reference a string holds parsed as
+    a native expression (any other JSON value is an error); native expressions unchanged."""
+    diags = Diagnostics()
+    if not _in_json(expr):
+        return expr, diags
+    if literal_string(expr) is None and not (
+        isinstance(expr, (ast.TemplateExpr, ast.TemplateWrapExpr)) and _json_raw_string(expr) is not None
+    ):
+        diags.append(
+            error("Invalid reference expression", "A single reference string is required.", expr.range)
+        )
+        return None, diags
+    return json_string_as_expr(expr, diags), diags
+
+
 def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     """A string literal's content parsed as a native expression (Terraform reads references
     and type constraints this way in `.tf.json`, and quoted legacy references in `.tf`).
@@ -110,6 +138,8 @@ def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     Positions in the result point into the original file, where Terraform puts them: from the
     opening quote for JSON, from just after it for native syntax."""
     s = literal_string(expr)
+    if s is None and _in_json(expr) and isinstance(expr, (ast.TemplateExpr, ast.TemplateWrapExpr)):
+        s = _json_raw_string(expr)
     if s is None:
         return expr
     from engine.hcl import parse_expression

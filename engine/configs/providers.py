@@ -194,9 +194,12 @@ def _version_of(expr: ast.Expr, diags: Diagnostics, rng: Range) -> VersionConstr
     return VersionConstraint(text, rng, clauses)
 
 
-def decode_required_providers_block(block: Block) -> tuple[list[RequiredProvider], Diagnostics]:
-    """The entries of `required_providers { name = { source, version, configuration_aliases } }`."""
+def decode_required_providers_block(block: Block) -> tuple[list[RequiredProvider] | None, Diagnostics]:
+    """The entries of `required_providers { name = { source, version, configuration_aliases } }`;
+    None when the block holds more than arguments (as terraform, it then counts as absent)."""
     attrs, diags = just_attributes(block.body)
+    if diags.has_errors:
+        return None, diags
     out: list[RequiredProvider] = []
     for name, attr in attrs.items():
         nd = check_provider_name_normalized(name, attr.range)

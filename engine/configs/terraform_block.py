@@ -111,7 +111,8 @@ def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics
         elif blk.type == "required_providers":
             reqs, d = decode_required_providers_block(blk)
             diags.extend(d)
-            out.required_providers.append((reqs, blk.def_range))
+            if reqs is not None:
+                out.required_providers.append((reqs, blk.def_range))
         elif blk.type == "provider_meta":
             pm, d = decode_provider_meta_block(blk)
             diags.extend(d)

@@ -32,11 +32,6 @@ CORPUS = Path(__file__).parent / "tofu_configs"
 EXPECTED_DIFFERENCES: dict[str, str] = {
     # load-time checks terraform makes that groundplan does not
     # groundplan reports what terraform does not (or terraform stops earlier)
-    "invalid-files/triggered-invalid-expression.tf":
-        "replace_triggered_by expression error reported twice",
-    "valid-files/resources.tf.json": "replace_triggered_by in JSON syntax refused",
-    "invalid-modules/multiple-required-providers-with-syntax-error":
-        "duplicate required_providers reported beside the syntax error",
     "valid-files/providers-explicit-implied.tf":
         "'Missing required provider' once per provider vs terraform's count",
     "valid-files/refactoring.tf": "providers of moved/removed blocks not required",
