@@ -32,9 +32,6 @@ CORPUS = Path(__file__).parent / "tofu_configs"
 EXPECTED_DIFFERENCES: dict[str, str] = {
     # load-time checks terraform makes that groundplan does not
     # groundplan reports what terraform does not (or terraform stops earlier)
-    "valid-files/providers-explicit-implied.tf":
-        "'Missing required provider' once per provider vs terraform's count",
-    "valid-files/refactoring.tf": "providers of moved/removed blocks not required",
     # JSON syntax messages
     "invalid-files/native-syntax-as-json.tf.json":
         "no 'Root value must be object' after an invalid keyword, keyword range",

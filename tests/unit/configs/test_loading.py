@@ -591,3 +591,37 @@ def test_installed_module_directory_gone(tmp_path: Path) -> None:
         "error", "Module not installed",
         "This module's local cache directory child could not be read. Run \"terraform init\" "
         "to install all modules required by this configuration.", 1, 1)]
+
+
+def test_import_targets_not_declared_require_their_providers(tmp_path: Path) -> None:
+    write(tmp_path, {"main.tf": """
+terraform {
+  required_providers {
+    tmpl = { source = "example.com/acme/template" }
+  }
+}
+resource "aws_instance" "declared" {}
+import {
+  to = aws_instance.declared
+  id = "i-1"
+}
+import {
+  to = local_file.generated["a"]
+  id = "f"
+}
+import {
+  provider = tmpl.foo
+  to       = other_thing.x
+  id       = "y"
+}
+moved {
+  from = null_resource.a
+  to   = null_resource.b
+}
+"""})
+    config, diags = load_here(tmp_path)
+    assert not diags.has_errors
+    assert [str(p) for p in config.module.import_providers()] == [
+        "registry.terraform.io/hashicorp/local",
+        "example.com/acme/template",
+    ]
