@@ -92,15 +92,51 @@ _QUOTED_REF_DETAIL = (
 )
 
 
-def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
-    """Terraform's shimTraversalInString: a reference given as a string is parsed as an
-    expression (with a deprecation warning in native syntax; silently in JSON)."""
+_QUOTED_KEYWORD_DETAIL = (
+    "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and "
+    "earlier required quotes, but quoted keywords are now deprecated and will be removed in a "
+    "future version of Terraform. Remove the quotes surrounding this keyword to silence this "
+    "warning."
+)
+_KEYWORDS = ("null", "true", "false")
+
+
+def _as_traversal(parsed: ast.Expr, whole: Range) -> ast.Expr:
+    """A parsed reference as HCL's ParseTraversalAbs reads it: `null`, `true` and `false` are
+    plain root names there (`"null.foo"` is the provider `null`, alias `foo`), and the
+    expression's range is the whole quoted string."""
+    if isinstance(parsed, ast.LiteralValueExpr) and parsed.range.text() in _KEYWORDS:
+        return ast.ScopeTraversalExpr((ast.TraverseRoot(parsed.range.text(), parsed.range),), whole)
+    if (
+        isinstance(parsed, ast.RelativeTraversalExpr)
+        and isinstance(parsed.source, ast.LiteralValueExpr)
+        and parsed.source.range.text() in _KEYWORDS
+    ):
+        root = ast.TraverseRoot(parsed.source.range.text(), parsed.source.range)
+        return ast.ScopeTraversalExpr((root, *parsed.traversal), whole)
+    if isinstance(parsed, ast.ScopeTraversalExpr):
+        return ast.ScopeTraversalExpr(parsed.traversal, whole)
+    return parsed
+
+
+def shim_traversal_in_string(expr: ast.Expr, want_keyword: bool, diags: Diagnostics) -> ast.Expr:
+    """Terraform's shimTraversalInString: a reference (or keyword) given as a native quoted
+    string is read as one, with a deprecation warning; in JSON a string is read as the
+    reference it holds, silently. Anything else is returned unchanged."""
     if _in_json(expr):
         return json_string_as_expr(expr, diags)
-    if is_native_quoted_string(expr):
+    if not is_native_quoted_string(expr):
+        return expr
+    parsed = _as_traversal(json_string_as_expr(expr, diags), expr.range)
+    if want_keyword:
+        diags.append(warning("Quoted keywords are deprecated", _QUOTED_KEYWORD_DETAIL, expr.range))
+    else:
         diags.append(warning("Quoted references are deprecated", _QUOTED_REF_DETAIL, expr.range))
-        return json_string_as_expr(expr, diags)
-    return expr
+    return parsed
+
+
+def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
+    return shim_traversal_in_string(expr, False, diags)
 
 
 def _json_raw_string(expr: ast.Expr) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.configs.exprs import expr_as_keyword, variables
+from engine.configs.exprs import expr_as_keyword, shim_traversal_in_string, variables
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, merged_body, partial_content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Traversal, TraverseAttr, TraverseRoot
@@ -87,7 +87,7 @@ def only_self_refs(body: Body) -> Diagnostics:
 
 
 def _keyword(attr: Attribute, allowed: tuple[str, str], diags: Diagnostics) -> str | None:
-    kw = expr_as_keyword(attr.expr)
+    kw = expr_as_keyword(shim_traversal_in_string(attr.expr, True, diags))
     if kw in allowed:
         return kw
     diags.append(

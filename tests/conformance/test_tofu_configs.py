@@ -37,9 +37,6 @@ EXPECTED_DIFFERENCES: dict[str, str] = {
         "no 'Root value must be object' after an invalid keyword, keyword range",
     "invalid-files/zerolen.tf.json": "empty JSON file: 'Missing JSON value' vs terraform's "
         "'Missing value' + 'Root value must be object'",
-    # deprecated quoted keywords and references are errors in groundplan, warnings in terraform
-    "warning-files/provider_ref.tf": "quoted provider reference is an error, not a warning",
-    "warning-files/provisioner_keyword.tf": "quoted when/on_failure keywords are errors",
     # modules with tests: terraform loads tests/*.tftest.hcl and checks their module sources
     "valid-modules/with-tests-module": "test files' run blocks' modules are not loaded",
     "valid-modules/with-tests-nested-module": "test files' run blocks' modules are not loaded",
