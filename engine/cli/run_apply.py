@@ -99,7 +99,7 @@ def _refresh_outputs(session: Session, outputs: dict[str, Any]) -> None:
 STATE_OUT_NOTE = (
     "The state of your infrastructure has been saved to the path below. This state\n"
     "is required to modify and destroy your infrastructure, so keep it safe. To\n"
-    "inspect the complete state use the `terraform show` command."
+    "inspect the complete state use the `groundplan show` command."
 )
 
 

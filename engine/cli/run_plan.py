@@ -94,7 +94,7 @@ def run_plan_command(meta: Meta, args: OpArgs) -> int:
             ui.out("[dark_gray]\n" + SEPARATOR)
             if result.generated:
                 ui.out("\n" + "\n".join(textwrap.wrap(
-                    f"Terraform has generated configuration and written it to "
+                    f"groundplan has generated configuration and written it to "
                     f"{result.generated}. Please review the configuration and edit it as "
                     "necessary before adding it to version control.", 78,
                     break_long_words=False, break_on_hyphens=False)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.configs.exprs import variables
+from engine.configs.refs import DATA, EPHEMERAL, MANAGED, parse_ref
 from engine.configs.syntax import AttrSchema, BodySchema, content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Expr
@@ -57,3 +58,29 @@ def decode_check_rule(block: Block, override: bool) -> tuple[CheckRule, Diagnost
     if msg is not None:
         rule.error_message = msg.expr
     return rule, diags
+
+
+def self_reference_errors(rule: CheckRule, mode: str, type_: str, name: str) -> Diagnostics:
+    """Terraform's validateSelfReferences: a resource's condition or error message may not
+    refer to the resource itself (by name or one of its instances; `self` is allowed). One
+    error per expression, its range the whole expression. `mode` is "managed", "data" or
+    "ephemeral"."""
+    kind = {"managed": MANAGED, "data": DATA, "ephemeral": EPHEMERAL}[mode]
+    addr = {MANAGED: f"{type_}.{name}", DATA: f"data.{type_}.{name}",
+            EPHEMERAL: f"ephemeral.{type_}.{name}"}[kind]
+    diags = Diagnostics()
+    for expr in (rule.condition, rule.error_message):
+        if expr is None:
+            continue
+        for t in variables(expr):
+            ref, _ = parse_ref(t)
+            if ref is not None and ref.kind == kind and ref.type == type_ and ref.name == name:
+                diags.append(
+                    error(
+                        f"Invalid reference in {rule.kind}",
+                        f"Configuration for {addr} may not refer to itself.",
+                        expr.range,
+                    )
+                )
+                break
+    return diags

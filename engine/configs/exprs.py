@@ -92,15 +92,79 @@ _QUOTED_REF_DETAIL = (
 )
 
 
-def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
-    """Terraform's shimTraversalInString: a reference given as a string is parsed as an
-    expression (with a deprecation warning in native syntax; silently in JSON)."""
+_QUOTED_KEYWORD_DETAIL = (
+    "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and "
+    "earlier required quotes, but quoted keywords are now deprecated and will be removed in a "
+    "future version of Terraform. Remove the quotes surrounding this keyword to silence this "
+    "warning."
+)
+_KEYWORDS = ("null", "true", "false")
+
+
+def _as_traversal(parsed: ast.Expr, whole: Range) -> ast.Expr:
+    """A parsed reference as HCL's ParseTraversalAbs reads it: `null`, `true` and `false` are
+    plain root names there (`"null.foo"` is the provider `null`, alias `foo`), and the
+    expression's range is the whole quoted string."""
+    if isinstance(parsed, ast.LiteralValueExpr) and parsed.range.text() in _KEYWORDS:
+        return ast.ScopeTraversalExpr((ast.TraverseRoot(parsed.range.text(), parsed.range),), whole)
+    if (
+        isinstance(parsed, ast.RelativeTraversalExpr)
+        and isinstance(parsed.source, ast.LiteralValueExpr)
+        and parsed.source.range.text() in _KEYWORDS
+    ):
+        root = ast.TraverseRoot(parsed.source.range.text(), parsed.source.range)
+        return ast.ScopeTraversalExpr((root, *parsed.traversal), whole)
+    if isinstance(parsed, ast.ScopeTraversalExpr):
+        return ast.ScopeTraversalExpr(parsed.traversal, whole)
+    return parsed
+
+
+def shim_traversal_in_string(expr: ast.Expr, want_keyword: bool, diags: Diagnostics) -> ast.Expr:
+    """Terraform's shimTraversalInString: a reference (or keyword) given as a native quoted
+    string is read as one, with a deprecation warning; in JSON a string is read as the
+    reference it holds, silently. Anything else is returned unchanged."""
     if _in_json(expr):
         return json_string_as_expr(expr, diags)
-    if is_native_quoted_string(expr):
+    if not is_native_quoted_string(expr):
+        return expr
+    parsed = _as_traversal(json_string_as_expr(expr, diags), expr.range)
+    if want_keyword:
+        diags.append(warning("Quoted keywords are deprecated", _QUOTED_KEYWORD_DETAIL, expr.range))
+    else:
         diags.append(warning("Quoted references are deprecated", _QUOTED_REF_DETAIL, expr.range))
-        return json_string_as_expr(expr, diags)
-    return expr
+    return parsed
+
+
+def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
+    return shim_traversal_in_string(expr, False, diags)
+
+
+def _json_raw_string(expr: ast.Expr) -> str | None:
+    """A JSON string's decoded text, its template sequences uninterpreted (what HCL's JSON
+    expressions return when evaluated with no context)."""
+    import json
+
+    try:
+        got = json.loads(expr.range.file.text[expr.range.start_offset:expr.range.end_offset])
+    except ValueError:
+        return None
+    return got if isinstance(got, str) else None
+
+
+def unwrap_json_ref_expr(expr: ast.Expr) -> tuple[ast.Expr | None, Diagnostics]:
+    """Terraform's unwrapJSONRefExpr: in JSON syntax, the reference a string holds parsed as
+    a native expression (any other JSON value is an error); native expressions unchanged."""
+    diags = Diagnostics()
+    if not _in_json(expr):
+        return expr, diags
+    if literal_string(expr) is None and not (
+        isinstance(expr, (ast.TemplateExpr, ast.TemplateWrapExpr)) and _json_raw_string(expr) is not None
+    ):
+        diags.append(
+            error("Invalid reference expression", "A single reference string is required.", expr.range)
+        )
+        return None, diags
+    return json_string_as_expr(expr, diags), diags
 
 
 def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
@@ -110,6 +174,8 @@ def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
     Positions in the result point into the original file, where Terraform puts them: from the
     opening quote for JSON, from just after it for native syntax."""
     s = literal_string(expr)
+    if s is None and _in_json(expr) and isinstance(expr, (ast.TemplateExpr, ast.TemplateWrapExpr)):
+        s = _json_raw_string(expr)
     if s is None:
         return expr
     from engine.hcl import parse_expression
@@ -241,16 +307,11 @@ _NOT_STATIC = ("Variables not allowed", "Function calls not allowed")
 
 
 def start_range(expr: ast.Expr) -> Range:
-    """HCL's StartRange: the first part of an expression (the text inside a quoted string)."""
-    if isinstance(expr, ast.TemplateExpr) and expr.parts:
-        return start_range(expr.parts[0])
-    if isinstance(expr, (ast.TupleConsExpr, ast.ObjectConsExpr)):
-        return expr.open_range
-    if isinstance(expr, ast.FunctionCallExpr):
-        return expr.name_range
-    if isinstance(expr, ast.BinaryOpExpr):
-        return start_range(expr.lhs)
-    return expr.range
+    """HCL's StartRange: the first part of an expression (the text inside a quoted string, a
+    function's name and opening parenthesis)."""
+    from engine.lang.eval_diag import start_range as hcl_start_range
+
+    return hcl_start_range(expr)
 
 
 def _decode(expr: ast.Expr, ty: Type) -> tuple[Any, Diagnostics]:

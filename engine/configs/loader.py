@@ -9,7 +9,8 @@
   terraform's loader does: local sources (`./x`, `../x`) too. A call without a record gives
   "Module not installed", a record whose directory cannot be read gives "Module not
   installed" naming the directory, and a local source that differs from the recorded one
-  gives "Module source has changed" (`init` installs them).
+  gives "Module source has changed" (`init` installs them). When the root module itself has
+  errors, they are all that is returned: no child is loaded, providers are not checked.
 """
 
 from __future__ import annotations
@@ -294,6 +295,10 @@ def load_config(root_dir: str, manifest: Manifest | None = None) -> tuple[Config
     with paused_cyclic_gc():
         mod, diags = load_module(root_dir)
         root = Config(mod)
+        if diags.has_errors:
+            # as terraform's loader: a root module with errors is returned alone (its
+            # required_version can still be checked), no child module is loaded
+            return root, diags
         _load_children(root, root_dir, _manifest(root_dir) if manifest is None else manifest,
                        diags)
     from engine.configs.provider_validation import validate_provider_configs

@@ -104,12 +104,34 @@ def merge_file(m: Module, f: FileContents, diags: Diagnostics) -> None:
             for rp in reqs:
                 m.required_providers[rp.name] = rp
             m.required_providers_range = m.required_providers_range or rng
-        if ts.backends:
-            m.backend = ts.backends[-1]
-        if ts.clouds:
-            m.cloud = ts.clouds[-1]
         if ts.encryptions:
             m.encryption = ts.encryptions[-1]
+    # an override file with several backend (or cloud) blocks is invalid, though one overrides
+    # those of other files; a backend and a cloud block replace each other
+    backends = [b for ts in f.terraform for b in ts.backends]
+    if len(backends) == 1:
+        m.backend, m.cloud = backends[0], None
+    elif backends:
+        diags.append(
+            error(
+                "Duplicate backend configuration",
+                "Each override file may have only one backend configuration. A backend was "
+                f"previously configured at {backends[0].decl_range}.",
+                backends[1].decl_range,
+            )
+        )
+    clouds = [c for ts in f.terraform for c in ts.clouds]
+    if len(clouds) == 1:
+        m.backend, m.cloud = None, clouds[0]
+    elif clouds:
+        diags.append(
+            error(
+                "Duplicate HCP Terraform configurations",
+                "A module may have only one 'cloud' block configuring HCP Terraform or Terraform "
+                f"Enterprise. The 'cloud' block was previously configured at {clouds[0].decl_range}.",
+                clouds[1].decl_range,
+            )
+        )
     for pc in f.providers:
         existing = m.provider_configs.get(pc.key)
         if existing is None:

@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 
 from engine.configs.exprs import decode_string, unwrap, valid_identifier
 from engine.configs.meta import ProviderConfigRef, decode_depends_on, decode_provider_config_ref
+from engine.configs.registry_addrs import parse_module_registry_source
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, merged_body, partial_content
 from engine.configs.variables import BAD_IDENTIFIER_DETAIL
 from engine.configs.versions import VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
+from engine.gocompat.strconv import quote
 from engine.hcl import ast
 from engine.hcl.ast import Block, Body, Expr, Traversal
 from engine.source import Range
@@ -70,17 +72,30 @@ _REMOTE = re.compile(
 )
 
 
+_ASSUMED_REGISTRY = (
+    "groundplan assumed that you intended a module registry source address because you also "
+    'set the argument "version", which applies only to registry modules.'
+)
+
+
 def source_problem(source: str, have_version: bool) -> tuple[str, str] | None:
-    """(summary, detail) if a module source address cannot be parsed at load time."""
+    """(summary, detail) if a module source address cannot be parsed at load time. With a
+    `version` argument the source must be a module registry address (terraform's
+    ParseModuleSourceRegistry)."""
+    if have_version:
+        if source.startswith(("./", "../", ".\\", "..\\")):
+            why = f"can't use local directory {quote(source)} as a module registry address"
+        else:
+            try:
+                parse_module_registry_source(source)
+                return None
+            except ValueError as exc:
+                why = str(exc)
+        return (
+            "Invalid registry module source address",
+            f"Failed to parse module registry address: {why}.\n\n{_ASSUMED_REGISTRY}",
+        )
     if is_local_source(source):
-        if have_version:
-            return (
-                "Invalid registry module source address",
-                f"Failed to parse module registry address: can't use local directory "
-                f'"{source}" as a module registry address.\n\ngroundplan assumed that you intended '
-                'a module registry source address because you also set the argument "version", '
-                "which applies only to registry modules.",
-            )
         return None
     if _REGISTRY.match(source) or _REMOTE.match(source) or re.match(r"^[a-zA-Z0-9.-]+\.[a-z]+/", source):
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.configs import registry_addrs as registry
 from engine.configs.exprs import (
     abs_traversal,
     decode_string,
@@ -13,7 +14,8 @@ from engine.configs.exprs import (
     unwrap,
     valid_identifier,
 )
-from engine.configs.meta import check_provider_name_normalized, provider_part_problem
+from engine.configs.meta import check_provider_name_normalized
+from engine.configs.registry_addrs import ParserError
 from engine.configs.syntax import (
     AttrSchema,
     BlockSchema,
@@ -57,32 +59,15 @@ def default_provider(local_name: str) -> ProviderAddr:
     return ProviderAddr(DEFAULT_REGISTRY, "hashicorp", local_name)
 
 
-def parse_provider_source(source: str) -> tuple[ProviderAddr | None, str | None]:
-    """A provider source string as a fully-qualified address, or an error detail."""
-    parts = source.split("/")
-    bad = (
-        'The "source" attribute must be in the format "[hostname/][namespace/]name"'
-    )
-    if not source or len(parts) > 3 or any(p == "" for p in parts):
-        return None, bad
-    host = DEFAULT_REGISTRY
-    if len(parts) == 3:
-        host = parts[0].lower()
-        parts = parts[1:]
-    namespace = parts[0] if len(parts) == 2 else "hashicorp"
-    ptype = parts[-1]
-    for what, p in (("namespace", namespace), ("type", ptype)):
-        problem = provider_part_problem(p)
-        if problem:
-            return None, f"Invalid provider {what} {p!r} in source {source!r}: {problem}"
-    if ptype.lower().startswith("terraform-provider-"):
-        return None, (
-            f'Provider source "{source}" has a type with the prefix "terraform-provider-", '
-            "which isn't valid. Although that prefix is often used in the names of version "
-            "control repositories for Terraform providers, provider source strings should not "
-            f'include it.\n\nDid you mean "{namespace}/{ptype[len("terraform-provider-"):]}"?'
-        )
-    return ProviderAddr(host, namespace.lower(), ptype.lower()), None
+def parse_provider_source(source: str) -> tuple[ProviderAddr | None, ParserError | None]:
+    """A provider source string as a fully-qualified address (namespace `hashicorp` when none
+    is given), or why not: terraform's ParseProviderSourceString, its summary and detail."""
+    try:
+        got = registry.parse_provider_source(source)
+    except ParserError as exc:
+        return None, exc
+    namespace = "hashicorp" if got.namespace == registry.UNKNOWN_NAMESPACE else got.namespace
+    return ProviderAddr(got.hostname, namespace, got.type), None
 
 
 @dataclass(slots=True)
@@ -209,9 +194,12 @@ def _version_of(expr: ast.Expr, diags: Diagnostics, rng: Range) -> VersionConstr
     return VersionConstraint(text, rng, clauses)
 
 
-def decode_required_providers_block(block: Block) -> tuple[list[RequiredProvider], Diagnostics]:
-    """The entries of `required_providers { name = { source, version, configuration_aliases } }`."""
+def decode_required_providers_block(block: Block) -> tuple[list[RequiredProvider] | None, Diagnostics]:
+    """The entries of `required_providers { name = { source, version, configuration_aliases } }`;
+    None when the block holds more than arguments (as terraform, it then counts as absent)."""
     attrs, diags = just_attributes(block.body)
+    if diags.has_errors:
+        return None, diags
     out: list[RequiredProvider] = []
     for name, attr in attrs.items():
         nd = check_provider_name_normalized(name, attr.range)
@@ -244,7 +232,8 @@ def decode_required_providers_block(block: Block) -> tuple[list[RequiredProvider
                     continue
                 addr, problem = parse_provider_source(src)
                 if addr is None:
-                    diags.append(error("Invalid provider source string", problem or "", item.value.range))
+                    assert problem is not None
+                    diags.append(error(problem.summary, problem.detail, item.value.range))
                     continue
                 rp.source, rp.addr = src, addr
             elif key == "configuration_aliases":

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.configs.exprs import expr_as_keyword, variables
-from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, partial_content
+from engine.configs.exprs import expr_as_keyword, shim_traversal_in_string, variables
+from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, merged_body, partial_content
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Traversal, TraverseAttr, TraverseRoot
 from engine.source import Range
 
 PROVISIONER_SCHEMA = BodySchema(
     attributes=(AttrSchema("when"), AttrSchema("on_failure")),
-    blocks=(BlockSchema("connection"), BlockSchema("lifecycle")),
+    blocks=(BlockSchema("_"), BlockSchema("connection"), BlockSchema("lifecycle")),
 )
 
 WHEN_CREATE = "create"
@@ -87,7 +87,7 @@ def only_self_refs(body: Body) -> Diagnostics:
 
 
 def _keyword(attr: Attribute, allowed: tuple[str, str], diags: Diagnostics) -> str | None:
-    kw = expr_as_keyword(attr.expr)
+    kw = expr_as_keyword(shim_traversal_in_string(attr.expr, True, diags))
     if kw in allowed:
         return kw
     diags.append(
@@ -127,8 +127,24 @@ def decode_provisioner_block(block: Block) -> tuple[Provisioner | None, Diagnost
         if kw:
             pv.on_failure = kw
     seen: Block | None = None
+    seen_escape: Block | None = None
     for blk in got.blocks:
-        if blk.type == "connection":
+        if blk.type == "_":
+            if seen_escape is not None:
+                diags.append(
+                    error(
+                        "Duplicate escaping block",
+                        'The special block type "_" can be used to force particular arguments to '
+                        "be interpreted as provisioner-typpe-specific rather than as "
+                        "meta-arguments, but each provisioner block can have only one such block. "
+                        f"The first escaping block was at {seen_escape.def_range}.",
+                        blk.def_range,
+                    )
+                )
+                continue
+            seen_escape = blk
+            pv.config = merged_body(pv.config, blk.body)
+        elif blk.type == "connection":
             if seen is not None:
                 diags.append(
                     error(
@@ -150,7 +166,7 @@ def decode_provisioner_block(block: Block) -> tuple[Provisioner | None, Diagnost
                 )
             )
     if pv.when == WHEN_DESTROY:
-        diags.extend(only_self_refs(pv.config))
+        diags.extend(only_self_refs(remain))
         if pv.connection is not None:
             diags.extend(only_self_refs(pv.connection.config))
     return pv, diags

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.configs.checks import CheckRule, decode_check_rule
+from engine.configs.checks import CheckRule, decode_check_rule, self_reference_errors
 from engine.configs.exprs import (
     abs_traversal,
     decode_bool,
     expr_as_keyword,
     expr_list,
     literal_string,
+    unwrap_json_ref_expr,
     valid_identifier,
     variables,
 )
@@ -32,7 +33,7 @@ from engine.configs.syntax import (
     partial_content,
 )
 from engine.configs.variables import BAD_IDENTIFIER_DETAIL
-from engine.diags import Diagnostics, error
+from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Expr, Traversal
 from engine.source import Range
 
@@ -194,18 +195,33 @@ def decode_ignore_changes(attr: Attribute, lc: Lifecycle, diags: Diagnostics) ->
 
 
 def decode_replace_triggered_by(attr: Attribute, diags: Diagnostics) -> list[Expr]:
-    """The expressions of `replace_triggered_by`, each naming exactly one resource."""
+    """The expressions of `replace_triggered_by`, each naming exactly one resource (in JSON
+    syntax each a string holding the reference). As terraform, an element whose references
+    are malformed gets only those errors (with the element's range), and once an element had
+    an error the ones after it are not checked."""
     exprs, d = expr_list(attr.expr)
     diags.extend(d)
     if d.has_errors:
         return []
-    for e in exprs:
-        resources = 0
+    for i, e in enumerate(exprs):
+        unwrapped, jd = unwrap_json_ref_expr(e)
+        diags.extend(jd)
+        if diags.has_errors or unwrapped is None:
+            continue
+        e = exprs[i] = unwrapped
+        refs = []
+        ref_errors = False
         for t in variables(e):
             ref, rd = parse_ref(t)
-            diags.extend(rd)
-            if ref is None:
-                continue
+            for diag in rd:
+                ref_errors = ref_errors or diag.is_error
+                diags.append(Diagnostic(diag.severity, diag.summary, diag.detail, e.range))
+            if ref is not None:
+                refs.append(ref)
+        if ref_errors:
+            continue
+        resources = 0
+        for ref in refs:
             if ref.kind in ("resource", "data", "ephemeral"):
                 resources += 1
             elif ref.kind == "each":
@@ -286,6 +302,7 @@ def _lifecycle(r: Resource, block: Block, override: bool, diags: Diagnostics) ->
     for blk in got.blocks:
         rule, rd = decode_check_rule(blk, override)
         diags.extend(rd)
+        diags.extend(self_reference_errors(rule, r.mode, r.type, r.name))
         (r.preconditions if blk.type == "precondition" else r.postconditions).append(rule)
 
 

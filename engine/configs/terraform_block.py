@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.configs.exprs import expr_as_keyword
+from engine.configs.exprs import expr_as_keyword, static_value
+from engine.configs.meta import check_provider_name_normalized
 from engine.configs.providers import RequiredProvider, decode_required_providers_block
-from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content
+from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content, just_attributes
 from engine.configs.versions import VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Block, Body
@@ -57,6 +58,21 @@ class TerraformSettings:
     encryptions: list[RawBlock] = field(default_factory=list)
 
 
+def decode_provider_meta_block(block: Block) -> tuple[RawBlock | None, Diagnostics]:
+    """Terraform's decodeProviderMetaBlock: only arguments, each a static value (no
+    variables, no function calls), under a normalized provider local name."""
+    attrs, diags = just_attributes(block.body)
+    if diags.has_errors:
+        return None, diags
+    for attr in attrs.values():
+        diags.extend(static_value(attr.expr)[1])
+    name_diags = check_provider_name_normalized(block.labels[0], block.def_range)
+    diags.extend(name_diags)
+    if name_diags.has_errors:
+        return None, diags
+    return RawBlock(block.body, block.def_range, block.labels[0]), diags
+
+
 def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics]:
     got, diags = content(block.body, TERRAFORM_SCHEMA, block)
     out = TerraformSettings()
@@ -95,9 +111,13 @@ def decode_terraform_block(block: Block) -> tuple[TerraformSettings, Diagnostics
         elif blk.type == "required_providers":
             reqs, d = decode_required_providers_block(blk)
             diags.extend(d)
-            out.required_providers.append((reqs, blk.def_range))
+            if reqs is not None:
+                out.required_providers.append((reqs, blk.def_range))
         elif blk.type == "provider_meta":
-            out.provider_metas.append(RawBlock(blk.body, blk.def_range, blk.labels[0]))
+            pm, d = decode_provider_meta_block(blk)
+            diags.extend(d)
+            if pm is not None:
+                out.provider_metas.append(pm)
         else:
             from engine.configs.encryption_block import decode_encryption
 

@@ -14,6 +14,8 @@ import json
 import re
 
 from engine.diags import Diagnostic, Diagnostics, error
+from engine.gocompat.levenshtein import distance
+from engine.gocompat.strconv import quote as go_quote
 from engine.hcl.ast import (
     Attribute,
     Block,
@@ -35,15 +37,16 @@ from engine.values import FALSE, TRUE, null, number, string
 _WS = re.compile(r"[ \t\r\n]*")
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_KEYWORD = re.compile(r"true|false|null")
+_WORD = re.compile(r"[A-Za-z_]+")
 
 
 class _JSONError(Exception):
-    def __init__(self, summary: str, detail: str, pos: int) -> None:
+    def __init__(self, summary: str, detail: str, pos: int, end: int | None = None) -> None:
         super().__init__(summary)
         self.summary = summary
         self.detail = detail
         self.pos = pos
+        self.end = end
 
 
 class _JSONParser:
@@ -66,10 +69,7 @@ class _JSONParser:
         text = self.text
         pos = self.pos
         if pos >= len(text):
-            raise _JSONError(
-                "Missing JSON value", "A JSON value must start with a brace, a bracket, a "
-                "number, a string, or a keyword.", pos,
-            )
+            raise _JSONError("Missing value", "The JSON data ends prematurely.", pos)
         c = text[pos]
         if c == "{":
             return self.obj()
@@ -81,18 +81,28 @@ class _JSONParser:
         if m is not None:
             self.pos = m.end()
             return LiteralValueExpr(number(m.group(0)), Range(self.file, pos, m.end()))
-        m = _KEYWORD.match(text, pos)
+        m = _WORD.match(text, pos)
         if m is not None:
-            self.pos = m.end()
             word = m.group(0)
-            val = TRUE if word == "true" else FALSE if word == "false" else null()
-            return LiteralValueExpr(val, Range(self.file, pos, m.end()))
-        raise _JSONError(
-            "Invalid JSON keyword" if c.isalpha() else "Syntax error",
-            f"The character {c!r} is not valid here." if not c.isalpha() else
-            "The JSON keywords are true, false and null.",
-            pos,
+            if word in ("true", "false", "null"):
+                self.pos = m.end()
+                val = TRUE if word == "true" else FALSE if word == "false" else null()
+                return LiteralValueExpr(val, Range(self.file, pos, m.end()))
+            if word in ("undefined", "NaN", "Infinity"):
+                detail = f"The JavaScript identifier {go_quote(word)} cannot be used in JSON."
+            else:
+                suggest = next((k for k in ("false", "true", "null") if distance(word, k) < 3), "")
+                dym = f" Did you mean {go_quote(suggest)}?" if suggest else ""
+                detail = f"{go_quote(word)} is not a valid JSON keyword.{dym}"
+            raise _JSONError("Invalid JSON keyword", detail, pos, m.end())
+        value_start = (
+            "A JSON value must start with a brace, a bracket, a number, a string, or a keyword."
         )
+        if c == "}":
+            raise _JSONError("Missing JSON value", value_start, pos)
+        if c == "]":
+            raise _JSONError("Missing array element value", value_start, pos)
+        raise _JSONError("Invalid start of value", value_start, pos)
 
     def raw_string(self) -> tuple[str, int, int]:
         m = _STRING.match(self.text, self.pos)
@@ -192,6 +202,8 @@ def parse_json_file(text: str, filename: str) -> tuple[File, Diagnostics]:
     diags: list[Diagnostic] = []
     attrs: dict[str, Attribute] = {}
     whole = Range(source, 0, len(text))
+    parser.ws()
+    root_start = parser.pos
     try:
         root = parser.value()
         parser.ws()
@@ -227,8 +239,19 @@ def parse_json_file(text: str, filename: str) -> tuple[File, Diagnostics]:
                     name, item.value, krng.to(item.value.range), krng, krng
                 )
     except _JSONError as exc:
-        rng = Range(source, exc.pos, min(exc.pos + 1, len(text)))
+        stop = exc.end if exc.end is not None else min(exc.pos + 1, len(text))
+        rng = Range(source, exc.pos, stop)
         diags.append(error(exc.summary, exc.detail, rng))
+        if exc.pos == root_start and text[root_start:root_start + 1] not in ("{", "["):
+            # as HCL: the root is then an invalid value, and not an object
+            diags.append(
+                error(
+                    "Root value must be object",
+                    "The root value in a JSON-based configuration must be either a JSON object "
+                    "or a JSON array of objects.",
+                    rng,
+                )
+            )
     diags = parser.diags + diags
     end = Range(source, len(text), len(text))
     body = Body(attrs, [], whole, end)

@@ -15,7 +15,7 @@ from engine.operations.requests import PlanRequest
 from engine.plans.model import Plan, PlanMode
 
 EXISTS_DETAIL = (
-    "Terraform can only write generated config into a new file. Either choose a different "
+    "groundplan can only write generated config into a new file. Either choose a different "
     "target location or move all existing configuration out of the target file, delete it "
     "and try again."
 )

@@ -72,6 +72,8 @@ def requirements(config: Config) -> dict[ProviderAddr, list[Selection]]:
             need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
         for r in m.all_resources():
             need(m.resource_provider(r), "")
+        for p in m.import_providers():
+            need(p, "")
         for pc in m.provider_configs.values():
             need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
     return reqs

@@ -13,8 +13,6 @@ as `on  line 1:` and "(source code not available)".
 
 from __future__ import annotations
 
-import re
-
 from engine.addrs import (
     AbsResource,
     AbsResourceInstance,
@@ -24,7 +22,8 @@ from engine.addrs import (
     ResourceMode,
 )
 from engine.addrs.keys import NO_KEY, InstanceKey
-from engine.addrs.providers import DEFAULT_REGISTRY, Provider
+from engine.addrs.providers import Provider
+from engine.configs import registry_addrs as registry
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl import lexer as lx
 from engine.hcl.template_literal import decode_literal
@@ -276,94 +275,17 @@ def parse_abs_resource_instance_str(text: str) -> tuple[AbsResourceInstance | No
 
 
 # ------------------------------------------------------------------------------ providers
-_SOURCE_FORMAT = 'The "source" attribute must be in the format "[hostname/][namespace/]name"'
-_LABEL = re.compile(r"^[0-9a-z](?:[0-9a-z-]*[0-9a-z])?$")
-_HOST_LABEL = re.compile(r"^[0-9a-z](?:[0-9a-z-]*[0-9a-z])?$")
-
-
-def _provider_part(given: str) -> tuple[str, str | None]:
-    """terraform-registry-address's ParseProviderPart: (normalised part, problem)."""
-    if not given:
-        return "", "must have at least one character"
-    if "." in given:
-        return "", "dots are not allowed"
-    if "--" in given:
-        return "", "cannot use multiple consecutive dashes"
-    lowered = given.lower()
-    if not _LABEL.match(lowered):
-        return "", ("must contain only letters, digits, and dashes, and may not use leading "
-                    "or trailing dashes")
-    return lowered, None
-
-
-def _hostname(given: str) -> str | None:
-    """svchost.ForComparison for plain ASCII hostnames (with an optional port)."""
-    host, _, port = given.lower().partition(":")
-    if port and not port.isdigit():
-        return None
-    labels = host.split(".")
-    if not host or not all(_HOST_LABEL.match(label) for label in labels):
-        return None
-    return given.lower()
-
-
 def parse_provider_source(text: str) -> tuple[Provider | None, Diagnostics]:
-    """terraform's ParseProviderSourceString: the provider, or one error diagnostic."""
+    """terraform's ParseProviderSourceString: the provider (namespace `hashicorp` when none is
+    given), or one error diagnostic."""
     diags = Diagnostics()
-    parts = text.split("/")
-    if len(parts) > 3 or any(p == "" for p in parts):
-        diags.append(error("Invalid provider source string", _SOURCE_FORMAT))
+    try:
+        got = registry.parse_provider_source(text)
+    except registry.ParserError as exc:
+        diags.append(error(exc.summary, exc.detail))
         return None, diags
-    ptype, problem = _provider_part(parts[-1])
-    if problem is not None:
-        diags.append(error("Invalid provider type",
-                           f'Invalid provider type "{parts[-1]}" in source "{text}": {problem}"'))
-        return None, diags
-    namespace, host = "hashicorp", DEFAULT_REGISTRY
-    if len(parts) >= 2:
-        if parts[-2] == "-":
-            namespace = "-"
-        else:
-            namespace, problem = _provider_part(parts[-2])
-            if problem is not None:
-                diags.append(error(
-                    "Invalid provider namespace",
-                    f'Invalid provider namespace "{namespace}" in source "{text}": {problem}"'))
-                return None, diags
-    if len(parts) == 3:
-        found = _hostname(parts[0])
-        if found is None:
-            diags.append(error(
-                "Invalid provider source hostname",
-                f'Invalid provider source hostname namespace "" in source "{text}": '
-                f'invalid hostname "{parts[0]}""'))
-            return None, diags
-        host = found
-    if namespace == "-" and host != DEFAULT_REGISTRY:
-        diags.append(error("Invalid provider namespace",
-                           'The legacy provider namespace "-" can be used only with hostname '
-                           f"{DEFAULT_REGISTRY}."))
-        return None, diags
-    provider = Provider(host, namespace, ptype)
-    if ptype.startswith("terraform-"):
-        suggested = ptype[len("terraform-provider-"):]
-        if ptype.startswith("terraform-provider-") and _provider_part(suggested)[1] is None:
-            diags.append(error(
-                "Invalid provider type",
-                f'Provider source "{provider.for_display()}" has a type with the prefix '
-                '"terraform-provider-", which isn\'t valid. Although that prefix is often used '
-                "in the names of version control repositories for Terraform providers, "
-                "provider source strings should not include it.\n\nDid you mean "
-                f'"{Provider(host, namespace, suggested).for_display()}"?'))
-        else:
-            diags.append(error(
-                "Invalid provider type",
-                f'Provider source "{provider}" has a type with the prefix "terraform-", which '
-                "isn't allowed because it would be redundant to name a Terraform provider with "
-                "that prefix. If you are the author of this provider, rename it to not include "
-                "the prefix."))
-        return None, diags
-    return provider, diags
+    namespace = "hashicorp" if got.namespace == registry.UNKNOWN_NAMESPACE else got.namespace
+    return Provider(got.hostname, namespace, got.type), diags
 
 
 __all__ = [

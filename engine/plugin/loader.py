@@ -70,6 +70,8 @@ def needed_providers(config: Any | None, state: State | None) -> list[ProviderAd
                 add(_addr(m.provider_for_local_name(pc.name)))
             for r in m.all_resources():
                 add(_addr(m.resource_provider(r)))
+            for p in m.import_providers():
+                add(_addr(p))
     if state is not None:
         for rs in state.resources:
             try:

@@ -45,6 +45,8 @@ def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]
             need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
         for r in m.all_resources():
             need(m.resource_provider(r), "")
+        for p in m.import_providers():
+            need(p, "")
     return list(reqs.values()), diags
 
 

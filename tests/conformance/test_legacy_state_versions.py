@@ -22,6 +22,7 @@ import pytest
 
 from engine.plugin.sdk.package import package
 from tests.conformance.harness import Run, require_terraform, run_groundplan, run_terraform
+from tests.product_name import as_groundplan
 
 V3: dict[str, Any] = {
     "version": 3,
@@ -230,7 +231,11 @@ def test_legacy_provider_must_be_replaced(tmp_path: Path) -> None:
                 run_env: dict[str, str] = run_env, seen: list[Any] = seen) -> None:
             proc = subprocess.run([*cmd, *args], cwd=work, env=run_env, text=True,
                                   capture_output=True, timeout=300)
-            seen.append((proc.returncode, proc.stdout, proc.stderr))
+            if cmd[0] == "terraform":  # the one product-name substitution
+                seen.append((proc.returncode, as_groundplan(proc.stdout),
+                             as_groundplan(proc.stderr)))
+            else:
+                seen.append((proc.returncode, proc.stdout, proc.stderr))
 
         run("init", "-no-color")
         (work / "terraform.tfstate").rename(work / "held.tfstate")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.plugin.sdk.package import package
 from tests.conformance.harness import require_terraform
+from tests.product_name import as_groundplan
 
 REQUIRED = """\
 terraform {
@@ -55,6 +56,8 @@ def _run(tool: str, work: Path, env: dict[str, str], *args: str) -> tuple[int, s
     run_env = env if tool == "tf" else {**env, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([*cmd, *args], cwd=work, env=run_env, text=True,
                           capture_output=True, timeout=300)
+    if tool == "tf":  # the one product-name substitution (tests/product_name.py)
+        return proc.returncode, _norm(as_groundplan(proc.stdout)), _norm(as_groundplan(proc.stderr))
     return proc.returncode, _norm(proc.stdout), _norm(proc.stderr)
 
 

@@ -524,9 +524,15 @@ def test_provider_source_parsing() -> None:
         "example.com", "acme", "widget"
     )
     addr, problem = parse_provider_source("a/b/c/d")
-    assert addr is None and problem is not None and "[hostname/][namespace/]name" in problem
+    assert addr is None and problem is not None
+    assert problem.summary == "Invalid provider source string"
+    assert "[hostname/][namespace/]name" in problem.detail
     addr, problem = parse_provider_source("hashicorp/terraform-provider-aws")
-    assert addr is None and problem is not None and 'Did you mean "hashicorp/aws"?' in problem
+    assert addr is None and problem is not None and problem.summary == "Invalid provider type"
+    assert 'Did you mean "hashicorp/aws"?' in problem.detail
+    addr, problem = parse_provider_source("hashicorp/terraform-aws")
+    assert addr is None and problem is not None and problem.summary == "Invalid provider type"
+    assert 'Provider source "registry.terraform.io/hashicorp/terraform-aws"' in problem.detail
 
 
 _NOT_YET = ('This module is not yet installed. Run "groundplan init" to install all modules '
@@ -585,3 +591,37 @@ def test_installed_module_directory_gone(tmp_path: Path) -> None:
         "error", "Module not installed",
         "This module's local cache directory child could not be read. Run \"groundplan init\" "
         "to install all modules required by this configuration.", 1, 1)]
+
+
+def test_import_targets_not_declared_require_their_providers(tmp_path: Path) -> None:
+    write(tmp_path, {"main.tf": """
+terraform {
+  required_providers {
+    tmpl = { source = "example.com/acme/template" }
+  }
+}
+resource "aws_instance" "declared" {}
+import {
+  to = aws_instance.declared
+  id = "i-1"
+}
+import {
+  to = local_file.generated["a"]
+  id = "f"
+}
+import {
+  provider = tmpl.foo
+  to       = other_thing.x
+  id       = "y"
+}
+moved {
+  from = null_resource.a
+  to   = null_resource.b
+}
+"""})
+    config, diags = load_here(tmp_path)
+    assert not diags.has_errors
+    assert [str(p) for p in config.module.import_providers()] == [
+        "registry.terraform.io/hashicorp/local",
+        "example.com/acme/template",
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.hcl import attribute_as_blocks, block_context, parse_file, parse_json_file
 
 SRC = '''# leading comment
@@ -75,3 +77,34 @@ def test_json_syntax_error_is_diagnostic() -> None:
     _, diags = parse_json_file('{"a": }', "x.tf.json")
     assert diags.has_errors
     assert diags.errors[0].subject is not None
+
+
+_ROOT = ("Root value must be object", "The root value in a JSON-based configuration must be "
+         "either a JSON object or a JSON array of objects.")
+_START = "A JSON value must start with a brace, a bracket, a number, a string, or a keyword."
+
+
+@pytest.mark.parametrize(
+    ("src", "want"),
+    [  # what terraform 1.11 reports (summary, detail, start and end column)
+        ("tru", [("Invalid JSON keyword", '"tru" is not a valid JSON keyword. Did you mean '
+                  '"true"?', 1, 4), (*_ROOT, 1, 4)]),
+        ("terraform {\n}", [("Invalid JSON keyword", '"terraform" is not a valid JSON keyword.',
+                            1, 10), (*_ROOT, 1, 10)]),
+        ("NaN", [("Invalid JSON keyword", 'The JavaScript identifier "NaN" cannot be used in '
+                  "JSON.", 1, 4), (*_ROOT, 1, 4)]),
+        ("@", [("Invalid start of value", _START, 1, 2), (*_ROOT, 1, 2)]),
+        # at the end of the file the range is empty (the JSON view widens it to one column)
+        ("   ", [("Missing value", "The JSON data ends prematurely.", 4, 4), (*_ROOT, 4, 4)]),
+        ('{"a": }', [("Missing JSON value", _START, 7, 8)]),
+        ('{"a": trueish}', [("Invalid JSON keyword", '"trueish" is not a valid JSON keyword.',
+                             7, 14)]),
+    ],
+)
+def test_json_value_errors_as_terraform(src: str, want: list[tuple[str, str, int, int]]) -> None:
+    _, diags = parse_json_file(src, "x.tf.json")
+    got = []
+    for d in diags:
+        assert d.subject is not None
+        got.append((d.summary, d.detail, d.subject.start.column, d.subject.end.column))
+    assert got == want
