@@ -143,6 +143,13 @@ def test_a_lock_held_by_one_tool_stops_the_other(tmp_path: Path, s3env: S3Env,
         held.answer("no")
 
 
+def _terraform_lost_the_lock_race(err: str) -> bool:
+    """terraform's own race: its conditional put of the lock file failed (the lock was held),
+    then the lock was released before it read the holder's lock info (404), and terraform's
+    retry loop gives up on a lock error without info instead of trying again."""
+    return "PreconditionFailed" in err and "NoSuchKey" in err
+
+
 @pytest.mark.parametrize("waiter", ["groundplan", "terraform"])
 def test_lock_timeout_waits_for_the_other_tool(tmp_path: Path, s3env: S3Env,
                                                waiter: str) -> None:
@@ -150,17 +157,24 @@ def test_lock_timeout_waits_for_the_other_tool(tmp_path: Path, s3env: S3Env,
     tf, gp = _pair(tmp_path, s3env, key, lockfile=True)
     holder = "terraform" if waiter == "groundplan" else "groundplan"
     hdir, wdir = (tf, gp) if holder == "terraform" else (gp, tf)
-    held = Waiting(holder, hdir, "-var", "n=first")
     cmd = terraform_cmd() if waiter == "terraform" else groundplan_cmd()
-    waiting = subprocess.Popen([*cmd, "apply", "-auto-approve", "-no-color", "-input=false",
-                                "-lock-timeout=300s", "-var", "n=second"], cwd=wdir,
-                               env=tool_env(), text=True, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
-    ok(held.answer("yes"))
-    out, err = waiting.communicate(timeout=600)
+    # terraform (as the waiter) can lose the race described above whatever groundplan does;
+    # only that exact failure is tried again, with the lock held afresh each time
+    for attempt in range(3):
+        held = Waiting(holder, hdir, "-var", f"n=first-{attempt}")
+        waiting = subprocess.Popen([*cmd, "apply", "-auto-approve", "-no-color",
+                                    "-input=false", "-lock-timeout=300s", "-var", "n=second"],
+                                   cwd=wdir, env=tool_env(), text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        ok(held.answer("yes"))
+        out, err = waiting.communicate(timeout=600)
+        if not (waiter == "terraform" and waiting.returncode == 1
+                and _terraform_lost_the_lock_race(err)):
+            break
     assert waiting.returncode == 0, out + err
     doc = json.loads(s3env.body(key))
-    assert doc["serial"] == 2 and doc["outputs"]["n"]["value"] == "second"
+    assert doc["outputs"]["n"]["value"] == "second"
+    assert doc["serial"] == attempt + 2  # each held apply, then the waiter's
 
 
 def test_workspaces_are_listed_across_tools(tmp_path: Path, s3env: S3Env) -> None:
