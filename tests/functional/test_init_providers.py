@@ -20,6 +20,7 @@ import pytest
 from engine.addrs import Provider
 from engine.providercache import installed_provider
 from tests.functional.conftest import _WHEEL, _ZIP_MEMBER, _provider_cache_dir
+from tests.product_name import as_groundplan
 
 AWS = Provider("registry.terraform.io", "hashicorp", "aws")
 ZIP_NAME = "terraform-provider-aws_3.39.0_linux_amd64.zip"
@@ -72,7 +73,11 @@ def _env(tmp: Path) -> dict[str, str]:
 
 
 def _init(tool: str, workdir: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([tool, "init", *args], cwd=workdir, env=env, capture_output=True, text=True, timeout=300)
+    """`tool init`; terraform's output passes through the one product-name substitution."""
+    done = subprocess.run([tool, "init", *args], cwd=workdir, env=env, capture_output=True, text=True, timeout=300)
+    if tool == "terraform":
+        done.stdout, done.stderr = as_groundplan(done.stdout), as_groundplan(done.stderr)
+    return done
 
 
 def _workdir(tmp: Path, name: str, config: str = CONFIG) -> Path:
