@@ -14,24 +14,30 @@ tools that read it keep working) and adds `groundplan_version`.
 
 from __future__ import annotations
 
-import platform
+import os
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.depsfile import LOCK_FILE, load_locks
+from engine.depsfile.names import LOCK_FILE
 from engine.gocompat import json as gojson
 from engine.version import GROUNDPLAN_VERSION, TERRAFORM_VERSION
 
 
 def platform_name() -> str:
-    machine = platform.machine().lower()
+    uname = os.uname()  # platform.system()/machine() without importing platform
+    machine = uname.machine.lower()
     arch = {"x86_64": "amd64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
-    return f"{platform.system().lower()}_{arch}"
+    return f"{uname.sysname.lower()}_{arch}"
 
 
 def provider_selections() -> dict[str, str]:
     """Provider address -> selected version, from the lock file of the working directory
-    (none when it is absent or unreadable: `version` reports, it does not fail)."""
+    (none when it is absent or unreadable: `version` reports, it does not fail). The lock-file
+    parser is imported only when there is a lock file."""
+    if not os.path.exists(LOCK_FILE):
+        return {}
+    from engine.depsfile import load_locks
+
     locks, diags = load_locks(LOCK_FILE)
     if diags.has_errors:
         return {}

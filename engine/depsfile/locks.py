@@ -34,7 +34,6 @@ from engine.gocompat.json import quote as go_quote
 from engine.hcl.ast import Block
 from engine.version import TERRAFORM_VERSION
 
-LOCK_FILE = ".terraform.lock.hcl"
 HEADER = (
     '# This file is maintained automatically by "terraform init".\n'
     "# Manual edits may be lost in future updates.\n"
