@@ -14,9 +14,9 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from engine.addrs.providers import DEFAULT_REGISTRY, Provider
 from engine.gocompat.strconv import quote
 
-DEFAULT_PROVIDER_HOST = "registry.terraform.io"
 DEFAULT_MODULE_HOST = "registry.terraform.io"
 LEGACY_NAMESPACE = "-"
 UNKNOWN_NAMESPACE = "?"
@@ -114,27 +114,10 @@ def parse_provider_part(given: str) -> str:
     return low
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderSource:
-    """A parsed provider source: hostname, namespace (`?` when not given) and type."""
-
-    hostname: str
-    namespace: str
-    type: str
-
-    def __str__(self) -> str:
-        return f"{self.hostname}/{self.namespace}/{self.type}"
-
-    def for_display(self) -> str:
-        if self.hostname == DEFAULT_PROVIDER_HOST:
-            return f"{self.namespace}/{self.type}"
-        return str(self)
-
-
 _FORMAT = 'The "source" attribute must be in the format "[hostname/][namespace/]name"'
 
 
-def parse_provider_source(text: str) -> ProviderSource:
+def parse_provider_source(text: str) -> Provider:
     """tfaddr.ParseProviderSource; raises ParserError with terraform's summary and detail."""
     parts = text.split("/")
     if len(parts) > 3 or any(p == "" for p in parts):
@@ -148,7 +131,7 @@ def parse_provider_source(text: str) -> ProviderSource:
             f"Invalid provider type {quote(given_name)} in source {quote(text)}: {exc}\"",
         ) from None
     if len(parts) == 1:
-        return ProviderSource(DEFAULT_PROVIDER_HOST, UNKNOWN_NAMESPACE, ptype)
+        return Provider(DEFAULT_REGISTRY, UNKNOWN_NAMESPACE, ptype)
     given_ns = parts[-2]
     if given_ns == LEGACY_NAMESPACE:
         namespace = LEGACY_NAMESPACE
@@ -160,7 +143,7 @@ def parse_provider_source(text: str) -> ProviderSource:
                 "Invalid provider namespace",
                 f'Invalid provider namespace "" in source {quote(text)}: {exc}"',
             ) from None
-    hostname = DEFAULT_PROVIDER_HOST
+    hostname = DEFAULT_REGISTRY
     if len(parts) == 3:
         try:
             hostname = host_for_comparison(parts[0])
@@ -169,13 +152,13 @@ def parse_provider_source(text: str) -> ProviderSource:
                 "Invalid provider source hostname",
                 f'Invalid provider source hostname namespace "" in source {quote(text)}: {exc}"',
             ) from None
-    if namespace == LEGACY_NAMESPACE and hostname != DEFAULT_PROVIDER_HOST:
+    if namespace == LEGACY_NAMESPACE and hostname != DEFAULT_REGISTRY:
         raise ParserError(
             "Invalid provider namespace",
             'The legacy provider namespace "-" can be used only with hostname '
-            f"{DEFAULT_PROVIDER_HOST}.",
+            f"{DEFAULT_REGISTRY}.",
         )
-    got = ProviderSource(hostname, namespace, ptype)
+    got = Provider(hostname, namespace, ptype)
     if ptype.startswith("terraform-"):
         suggested = ptype[len("terraform-provider-"):]
         if ptype.startswith("terraform-provider-"):
@@ -184,7 +167,7 @@ def parse_provider_source(text: str) -> ProviderSource:
             except ValueError:
                 pass
             else:
-                better = ProviderSource(hostname, namespace, suggested)
+                better = Provider(hostname, namespace, suggested)
                 raise ParserError(
                     "Invalid provider type",
                     f"Provider source {quote(got.for_display())} has a type with the prefix "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.addrs import Provider
 from engine.configs.registry_addrs import (
     ParserError,
-    ProviderSource,
     RegistryModule,
     host_for_comparison,
     parse_module_registry_source,
@@ -71,6 +71,6 @@ def test_invalid_provider_sources(raw: str, summary: str, detail: str) -> None:
 
 
 def test_provider_sources_are_normalized() -> None:
-    assert parse_provider_source("Foo.com:443/X/Y") == ProviderSource("foo.com", "x", "y")
-    assert parse_provider_source("aws") == ProviderSource("registry.terraform.io", "?", "aws")
+    assert parse_provider_source("Foo.com:443/X/Y") == Provider("foo.com", "x", "y")
+    assert parse_provider_source("aws") == Provider("registry.terraform.io", "?", "aws")
     assert host_for_comparison("example.com:8443") == "example.com:8443"
