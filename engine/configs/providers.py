@@ -63,11 +63,10 @@ def parse_provider_source(source: str) -> tuple[ProviderAddr | None, ParserError
     """A provider source string as a fully-qualified address (namespace `hashicorp` when none
     is given), or why not: terraform's ParseProviderSourceString, its summary and detail."""
     try:
-        got = registry.parse_provider_source(source)
+        got = registry.parse_provider_source_string(source)
     except ParserError as exc:
         return None, exc
-    namespace = "hashicorp" if got.namespace == registry.UNKNOWN_NAMESPACE else got.namespace
-    return ProviderAddr(got.hostname, namespace, got.type), None
+    return ProviderAddr(got.hostname, got.namespace, got.type), None
 
 
 @dataclass(slots=True)

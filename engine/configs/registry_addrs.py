@@ -185,6 +185,15 @@ def parse_provider_source(text: str) -> Provider:
     return got
 
 
+def parse_provider_source_string(text: str) -> Provider:
+    """tfaddr.ParseProviderSource with the namespace `hashicorp` when none is given (terraform's
+    ParseProviderSourceString); raises ParserError as `parse_provider_source` does."""
+    got = parse_provider_source(text)
+    if got.namespace == UNKNOWN_NAMESPACE:
+        return Provider(got.hostname, "hashicorp", got.type)
+    return got
+
+
 @dataclass(frozen=True, slots=True)
 class RegistryModule:
     """A module registry source: host, namespace, name, target system and sub-directory."""

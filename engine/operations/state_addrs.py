@@ -280,12 +280,10 @@ def parse_provider_source(text: str) -> tuple[Provider | None, Diagnostics]:
     given), or one error diagnostic."""
     diags = Diagnostics()
     try:
-        got = registry.parse_provider_source(text)
+        return registry.parse_provider_source_string(text), diags
     except registry.ParserError as exc:
         diags.append(error(exc.summary, exc.detail))
         return None, diags
-    namespace = "hashicorp" if got.namespace == registry.UNKNOWN_NAMESPACE else got.namespace
-    return Provider(got.hostname, namespace, got.type), diags
 
 
 __all__ = [
