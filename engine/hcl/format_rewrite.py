@@ -17,7 +17,6 @@ parses. Expressions nested inside other expressions are not rewritten, as in ter
 
 from __future__ import annotations
 
-import json
 import re
 
 from engine.hcl.format import FTok, bracket_change, format_tokens, render, tokens_for_format
@@ -54,8 +53,10 @@ def _unescape(lit: str) -> str:
     return _ESCAPE_RE.sub(one, lit)
 
 
-def _quote(value: str) -> str:
-    """A string as hclwrite writes a quoted literal."""
+def quote_literal(value: str) -> str:
+    """A string as hclwrite writes a quoted literal (escapeQuotedStringLit): `\\n` `\\r` `\\t`
+    `\\"` `\\\\`, `${`/`%{` doubled so they stay literal, other non-printable characters as
+    `\\uXXXX` (`\\UXXXXXXXX` beyond the BMP)."""
     out: list[str] = []
     i = 0
     while i < len(value):
@@ -74,8 +75,8 @@ def _quote(value: str) -> str:
             out.append('\\"')
         elif c == "\\":
             out.append("\\\\")
-        elif not c.isprintable():
-            out.append(json.dumps(c)[1:-1])
+        elif not c.isprintable():  # Go's unicode.IsPrint: categories L M N P S, and " "
+            out.append(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
         else:
             out.append(c)
         i += 1
@@ -83,7 +84,7 @@ def _quote(value: str) -> str:
 
 
 def _label_tokens(value: str) -> list[FTok]:
-    quoted = _quote(value)
+    quoted = quote_literal(value)
     toks = [FTok(OQUOTE, '"')]
     if len(quoted) > 2:
         toks.append(FTok(QUOTED_LIT, quoted[1:-1]))

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.hcl.format import format_source
+from engine.hcl.format_rewrite import quote_literal
 from engine.plugin.schema import Block, Nesting
 from engine.values import Value
 from engine.values.types import BOOL, NUMBER, STRING
@@ -130,7 +131,7 @@ def _value_literal(val: Value, indent: int) -> str:
     if val.is_null:
         return "null"
     if val.type == STRING:
-        return _quote(val.v)
+        return quote_literal(val.v)
     if val.type == BOOL:
         return "true" if val.v else "false"
     if val.type == NUMBER:
@@ -150,7 +151,7 @@ def _literal(doc: Any, indent: int) -> str:
     if isinstance(doc, _Num):
         return str(doc)
     if isinstance(doc, str):
-        return _quote(doc)
+        return quote_literal(doc)
     if isinstance(doc, list):
         return "[" + ", ".join(_literal(e, indent) for e in doc) + "]"
     return _object({k: doc[k] for k in sorted(doc)}, indent, _literal)
@@ -160,7 +161,7 @@ def _object(items: dict[str, Any], indent: int, each: Any) -> str:
     if not items:
         return "{}"
     pad = " " * (indent + 2)
-    body = "".join(f"{pad}{k if _IDENT.match(k) else _quote(k)} = {each(v, indent + 2)}\n"
+    body = "".join(f"{pad}{k if _IDENT.match(k) else quote_literal(k)} = {each(v, indent + 2)}\n"
                    for k, v in items.items())
     return "{\n" + body + " " * indent + "}"
 
@@ -174,25 +175,3 @@ def _number(n: Any) -> str:
         return format(d.normalize(), "f") if d == d.to_integral_value() or "e" in \
             text.lower() else text
     return text
-
-
-def _quote(s: str) -> str:
-    """An HCL quoted string for `s` (escapes, and `${`/`%{` doubled so they stay literal)."""
-    out = []
-    for ch in s:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    text = "".join(out).replace("${", "$${").replace("%{", "%%{")
-    return f'"{text}"'
