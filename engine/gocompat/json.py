@@ -204,6 +204,21 @@ def loads(text: str | bytes) -> Any:
     return _json.loads(text, parse_int=RawNumber, parse_float=RawNumber)
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"not JSON: {name}")
+
+
+def loads_strict(data: bytes) -> Any:
+    """`loads` of UTF-8 `data` that Go's decoder accepts too: Python's NaN/Infinity
+    extensions, a byte-order mark and invalid UTF-8 raise ValueError, where the caller
+    rescans the bytes as Go does (engine.gocompat.json_syntax) for Go's error or Go's lenient
+    reading."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError("a byte-order mark, which Go's decoder rejects")
+    return _json.loads(data, parse_int=RawNumber, parse_float=RawNumber,
+                       parse_constant=_reject_constant)
+
+
 def sort_keys(obj: Any) -> Any:
     """`obj` with every mapping's keys sorted, as Go sorts map keys (recursively)."""
     if isinstance(obj, dict):

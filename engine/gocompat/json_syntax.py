@@ -248,11 +248,12 @@ def go_syntax_error(data: bytes) -> GoSyntaxError | None:
     documents take that fast path; only a rejected one is rescanned byte by byte as Go's
     scanner does, for its message and offset (the scan costs ~0.6 s per 10 MB).
     """
-    try:
-        json.loads(data, parse_constant=_reject_constant)
-        return None
-    except (ValueError, RecursionError):
-        pass
+    if not data.startswith(b"\xef\xbb\xbf"):  # Python skips a UTF-8 BOM, Go does not
+        try:
+            json.loads(data, parse_constant=_reject_constant)
+            return None
+        except (ValueError, RecursionError):
+            pass
     scan = _Scanner()
     offset = 0
     try:

@@ -326,7 +326,8 @@ def make_plan(
     diags.extend(move_diags)
     if not res.interrupted:
         diags.extend(imports.missing_targets(options.generate_config))
-    plan.changes = sorted(ctx.changes.values(), key=lambda c: (c.addr, c.deposed_key or ""))
+    plan.changes = sorted(ctx.changes.values(),
+                          key=lambda c: (c.addr.sort_key(), c.deposed_key or ""))
     if options.mode is not PlanMode.REFRESH_ONLY:
         from engine.plans.moves_removed import forget_warning
 

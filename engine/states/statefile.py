@@ -159,13 +159,16 @@ def read_state(source: str | bytes) -> tuple[StateFile | None, Diagnostics]:
             "Terraform v0.7. To continue, first upgrade the state using Terraform 0.6.16 or "
             "earlier.")))
         return None, diags
-    syntax = go_syntax_error(data)
-    if syntax is not None:
-        diags.append(error(_UNSUPPORTED, "The state file could not be parsed as JSON: syntax "
-                           f"error at byte offset {syntax.offset}."))
-        diags.append(error(_UNSUPPORTED, _NO_VERSION))
-        return None, diags
-    raw = gojson.loads(data.decode("utf-8", "replace"))
+    try:
+        raw = gojson.loads_strict(data)  # valid JSON (most state files): parsed once
+    except (ValueError, RecursionError):
+        syntax = go_syntax_error(data)
+        if syntax is not None:
+            diags.append(error(_UNSUPPORTED, "The state file could not be parsed as JSON: "
+                               f"syntax error at byte offset {syntax.offset}."))
+            diags.append(error(_UNSUPPORTED, _NO_VERSION))
+            return None, diags
+        raw = gojson.loads(data.decode("utf-8", "replace"))
     version = _sniff_version(raw, diags)
     if version is None:
         return None, diags

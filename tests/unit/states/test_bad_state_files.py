@@ -342,3 +342,12 @@ def test_written_state_reads_back() -> None:
     back, diags = read_state(write_state(sf))
     assert not diags.has_errors and back is not None
     assert (back.lineage, back.serial) == ("l", 3)
+
+
+def test_a_byte_order_mark_is_a_syntax_error_as_in_go() -> None:
+    # terraform 1.11: "syntax error at byte offset 1" for a UTF-8 BOM before valid JSON
+    sf, diags = read_state(b"\xef\xbb\xbf" + v4().encode())
+    assert sf is None
+    assert errors(diags) == [
+        (UNSUPPORTED, "The state file could not be parsed as JSON: syntax error at byte offset 1."),
+        (UNSUPPORTED, NO_VERSION)]
