@@ -18,7 +18,7 @@ from engine.lang.functions.collections_common import (
     value_equals,
 )
 from engine.lang.functions.numeric import whole_int
-from engine.lang.functions.strings_graphemes import grapheme_count
+from engine.values.graphemes import grapheme_count
 from engine.values import (
     BOOL,
     DYNAMIC,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
 from engine.lang.functions.numeric import whole_int
 from engine.lang.functions.strings_format import FUNCTIONS as FORMAT_FUNCTIONS
-from engine.lang.functions.strings_graphemes import graphemes
+from engine.values.graphemes import graphemes
 from engine.lang.functions.strings_regex import (
     RE2Error,
     compile_re2,

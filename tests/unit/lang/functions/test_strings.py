@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.lang.functions.strings_graphemes import graphemes
+from engine.values.graphemes import graphemes
 from engine.lang.functions.strings_regex import RE2Error, compile_re2
 from engine.values import STRING, ListType
 from tests.unit.lang.helpers import only_error, show, value
