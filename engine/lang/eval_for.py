@@ -32,6 +32,7 @@ from engine.values import (
     Type,
     Value,
 )
+from engine.values.refinement import value_range
 
 
 def iter_elements(coll: Value) -> list[tuple[Value, Value]]:
@@ -287,7 +288,9 @@ def _splat(e: A.SplatExpr, ctx: EvalContext) -> Result:
         return Value(DYNAMIC, UNKNOWN, source.marks), diags or NO_DIAGS
     upgraded_unknown = False
     if auto_upgrade:
-        if source.v is UNKNOWN:
+        if source.v is UNKNOWN and not value_range(source).definitely_not_null():
+            # an unknown that may be null may yet be no element at all (HCL 2.17+: one
+            # known not to be null is exactly one)
             upgraded_unknown = True
         # As HCL: the upgraded value keeps its marks as the one element, and they are also
         # the marks of the result.

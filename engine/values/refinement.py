@@ -9,8 +9,8 @@ Only unknowns carry refinements, and only in the subclass `RefinedUnknown`: a pl
 `Value` (every known value, every unrefined unknown) has the class attribute
 `refinement = None` and costs nothing more. `refine(v)` returns a builder; its `new_value()`
 gives a plain unknown when nothing was learned, a known value when the refinements pin the
-value down (a null, a number whose bounds meet, an empty collection), else a
-`RefinedUnknown`. Refining a known or null value returns it unchanged, as does refining an
+value down (a null, a number whose bounds meet, an empty collection, a list of known length
+as that many unknown elements, a set of one unknown element), else a `RefinedUnknown`. Refining a known or null value returns it unchanged, as does refining an
 unknown of the dynamic type (cty keeps `DynamicVal` a singleton). `value_range(v)` answers
 what is known of any value, known or not; `includes(range, v)` is cty's
 `ValueRange.Includes` as a Python `True`/`False`/`None` (unknown).
@@ -39,6 +39,11 @@ MAX_LENGTH = (1 << 63) - 1
 #: cty's `ctystrings.SafeKnownPrefix` keeps a trailing character of these; any other last
 #: grapheme cluster of a known prefix might still combine with what follows, so it is dropped.
 _SAFE_LAST = frozenset(" \t!\"#$%&'()*+,-./:;?@[\\]^_{|}~")
+
+
+#: A list refined to an exact length becomes a known list of that many unknowns; past this
+#: many (a provider could claim any length) it stays an unknown list.
+_MAX_MATERIALISED = 100_000
 
 
 class RefinementError(ValueError):
@@ -250,8 +255,16 @@ class RefinementBuilder:
                     and wip.lower_inclusive and wip.upper_inclusive
                     and num_compare(wip.lower, wip.upper) == 0):
                 return Value(NUMBER, wip.lower)
-            if self._kind == "collection" and wip.max_length == 0:
-                return Value(t, [] if isinstance(t, (ListType, SetType)) else {})
+            if self._kind == "collection" and wip.min_length == wip.max_length:
+                n = wip.max_length
+                if n == 0:
+                    return Value(t, [] if isinstance(t, (ListType, SetType)) else {})
+                # a list of known length is a known list of unknown elements, as is a set of
+                # exactly one element (more unknown elements might coalesce)
+                if isinstance(t, ListType) and n <= _MAX_MATERIALISED:
+                    return Value(t, [Value(t.element, UNKNOWN) for _ in range(n)])
+                if isinstance(t, SetType) and n == 1:
+                    return Value(t, [Value(t.element, UNKNOWN)])
         if wip == NO_REFINEMENT:
             return Value(t, UNKNOWN)
         if wip is orig.refinement:
@@ -351,9 +364,9 @@ class ValueRange:
 
 
 def _length_known(v: Value) -> bool:
-    if not isinstance(v.type, SetType):
-        return True
-    return len(v.v) <= 1 or all(e.v is not UNKNOWN for e in v.v)
+    from engine.values.sets import length_is_known
+
+    return length_is_known(v)
 
 
 def value_range(v: Value) -> ValueRange:

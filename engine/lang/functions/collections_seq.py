@@ -18,7 +18,6 @@ from engine.lang.functions.collections_common import (
     value_equals,
 )
 from engine.lang.functions.numeric import whole_int
-from engine.values.graphemes import grapheme_count
 from engine.values import (
     BOOL,
     DYNAMIC,
@@ -39,6 +38,8 @@ from engine.values import (
     tuple_,
     unknown,
 )
+from engine.values.graphemes import grapheme_count
+from engine.values.refinement import refine, value_range
 from engine.values.sets import length_is_known
 from engine.values.unify import unify_unsafe
 
@@ -60,11 +61,28 @@ def _length(args: Sequence[Value], ret: Type) -> Value:
         return number(len(t.elements)).with_marks(marks)
     if isinstance(t, ObjectType):
         return number(len(t.attrs)).with_marks(marks)
-    if not coll.is_known or not length_is_known(coll):
-        return unknown(NUMBER).with_marks(marks)
+    if not coll.is_known:
+        return _unknown_length(coll).with_marks(marks)
+    if not length_is_known(coll):
+        # cty: a set's unknown elements may coalesce, with one another or with the others,
+        # so it has between one element and as many as it holds now
+        b = refine(unknown(NUMBER)).not_null().number_range_inclusive(1, len(coll.v))
+        return b.new_value().with_marks(marks)
     if t == STRING:
         return number(grapheme_count(coll.v)).with_marks(marks)
     return number(len(coll.v)).with_marks(marks)
+
+
+def _unknown_length(coll: Value) -> Value:
+    """The length of an unknown string or collection, bounded by what its refinements tell
+    (cty's Strlen: at least the grapheme clusters of the known prefix; Value.Length: the
+    length bounds, inclusive, the upper one math.MaxInt when unbounded)."""
+    rng = value_range(coll)
+    b = refine(unknown(NUMBER)).not_null()
+    if coll.type == STRING:
+        return b.number_lower_bound(grapheme_count(rng.string_prefix()), True).new_value()
+    return b.number_range_inclusive(rng.length_lower_bound(), rng.length_upper_bound()
+                                    ).new_value()
 
 
 # ------------------------------------------------------------------------------ alltrue/anytrue
