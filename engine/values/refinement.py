@@ -77,7 +77,7 @@ class RefinedUnknown(Value):
     def __init__(self, type: Type, refinement: Refinement, marks: frozenset[str] = NO_MARKS
                  ) -> None:
         super().__init__(type, UNKNOWN, marks)
-        self.refinement: Refinement = refinement  # type: ignore[misc]
+        self.refinement: Refinement = refinement
 
     def mark(self, *marks: str) -> Value:
         if not marks or set(marks) <= self.marks:
