@@ -187,3 +187,109 @@ def test_refinements_reach_a_provider_and_back(tmp_path: Path) -> None:
         seen[name] = (outputs, triggers, {k: v["value"] for k, v in final.items()})
     assert seen["groundplan"][0]["prefixed_not_null"] == (True, False)  # what refinements buy
     assert seen["groundplan"] == seen["terraform"]
+
+
+MODULE_ROOT = """\
+resource "terraform_data" "u" {
+  input = "x"
+}
+
+module "m" {
+  source = "./m"
+  s      = "ab-${timestamp()}"
+  n      = length(timestamp())
+  l      = terraform_data.u.id == "x" ? tolist(["a"]) : tolist(["b", "c"])
+  o      = terraform_data.u.id
+}
+
+output "s_not_null" {
+  value = module.m.s_not_null
+}
+
+output "s_prefix" {
+  value = module.m.s_prefix
+}
+
+output "n_bounded" {
+  value = module.m.n_bounded
+}
+
+output "l_bounded" {
+  value = module.m.l_bounded
+}
+
+output "s_passed_back" {
+  value = module.m.s != null
+}
+
+output "o_not_null" {
+  value = module.m.o_not_null
+}
+
+output "o_itself" {
+  value = module.m.o
+}
+"""
+
+MODULE_CHILD = """\
+variable "s" {
+  type = string
+}
+
+variable "n" {
+  type = number
+}
+
+variable "l" {
+  type = list(string)
+}
+
+variable "o" {}
+
+output "s_not_null" {
+  value = var.s != null
+}
+
+output "s_prefix" {
+  value = startswith(var.s, "ab-")
+}
+
+output "n_bounded" {
+  value = var.n > -1
+}
+
+output "l_bounded" {
+  value = length(var.l) < 3
+}
+
+output "s" {
+  value = var.s
+}
+
+output "o_not_null" {
+  value = var.o != null
+}
+
+output "o" {
+  value = var.o
+}
+"""
+
+
+def test_refinements_cross_module_boundaries(tmp_path: Path) -> None:
+    """Input variables (converted to their types) and module outputs keep refinements."""
+    seen: dict[str, Any] = {}
+    for name, runner in (("terraform", run_terraform), ("groundplan", run_groundplan)):
+        work = tmp_path / name
+        (work / "m").mkdir(parents=True)
+        (work / "main.tf").write_text(MODULE_ROOT, encoding="utf-8")
+        (work / "m" / "main.tf").write_text(MODULE_CHILD, encoding="utf-8")
+        init = runner(work, "init", "-no-color", "-input=false")
+        assert init.code == 0, init.stdout + init.stderr
+        planned = runner(work, "plan", "-out=tfplan", "-no-color", "-input=false")
+        assert planned.code == 0, planned.stdout + planned.stderr
+        doc = runner(work, "show", "-json", "tfplan").json()
+        seen[name] = {k: (c.get("after"), c["after_unknown"])
+                      for k, c in doc["output_changes"].items()}
+    assert seen["groundplan"]["s_prefix"] == (True, False)
+    assert seen["groundplan"] == seen["terraform"]
