@@ -200,6 +200,16 @@ module "m" {
   n      = length(timestamp())
   l      = terraform_data.u.id == "x" ? tolist(["a"]) : tolist(["b", "c"])
   o      = terraform_data.u.id
+
+  # implicit conversions to the variables' types keep what cty's conversions keep
+  set_from_list = terraform_data.u.id == "x" ? tolist(["a"]) : tolist(["b", "c"])
+  list_from_set = toset(["a", terraform_data.u.id])
+  str_from_num  = length(timestamp())
+  num_from_str  = "${timestamp()}"
+}
+
+output "converted" {
+  value = module.m.converted
 }
 
 output "s_not_null" {
@@ -246,6 +256,33 @@ variable "l" {
 
 variable "o" {}
 
+variable "set_from_list" {
+  type = set(string)
+}
+
+variable "list_from_set" {
+  type = list(string)
+}
+
+variable "str_from_num" {
+  type = string
+}
+
+variable "num_from_str" {
+  type = number
+}
+
+output "converted" {
+  value = {
+    set_not_null   = var.set_from_list != null
+    set_not_empty  = length(var.set_from_list) > 0
+    set_at_most_2  = length(var.set_from_list) < 3
+    str_not_null   = var.str_from_num != null
+    num_not_null   = var.num_from_str != null
+    list_not_empty = length(var.list_from_set) > 0
+  }
+}
+
 output "s_not_null" {
   value = var.s != null
 }
@@ -277,7 +314,8 @@ output "o" {
 
 
 def test_refinements_cross_module_boundaries(tmp_path: Path) -> None:
-    """Input variables (converted to their types) and module outputs keep refinements."""
+    """Input variables (converted to their types: not null and length bounds survive) and
+    module outputs keep refinements."""
     seen: dict[str, Any] = {}
     for name, runner in (("terraform", run_terraform), ("groundplan", run_groundplan)):
         work = tmp_path / name

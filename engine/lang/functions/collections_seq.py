@@ -25,6 +25,7 @@ from engine.values import (
     NUMBER,
     STRING,
     TRUE,
+    UNKNOWN,
     ListType,
     MapType,
     ObjectType,
@@ -468,6 +469,11 @@ def _slice(args: Sequence[Value], ret: Type) -> Value:
 # ------------------------------------------------------------------------------ sort
 def _sort(args: Sequence[Value], ret: Type) -> Value:
     lst = args[0]
+    if lst.v is UNKNOWN:
+        # cty: the order is unknown, the length that of the list
+        rng = value_range(lst)
+        b = refine(unknown(ret)).length_lower_bound(rng.length_lower_bound())
+        return b.length_upper_bound(rng.length_upper_bound()).new_value()
     if not lst.is_wholly_known():
         # The order is not known yet, but the length is (cty refines the unknown result to
         # the list's length, which makes it a list of that many unknown strings).
@@ -565,7 +571,7 @@ FUNCTIONS: list[Function] = [
     _fn("slice", (Param("list", DYNAMIC, keep_nested_marks=True), Param("start_index", NUMBER),
                   Param("end_index", NUMBER)), _slice, _slice_type,
         "Consecutive elements from a list or tuple."),
-    _fn("sort", (Param("list", ListType(STRING)),), _sort, ListType(STRING),
+    _fn("sort", (Param("list", ListType(STRING), allow_unknown=True),), _sort, ListType(STRING),
         "Sorts strings lexicographically."),
     _fn("sum", (Param("list", DYNAMIC),), _sum, NUMBER, "The sum of a list of numbers."),
 ]

@@ -49,9 +49,6 @@ def _make_to(name: str, want: Type) -> Function:
     from engine.values.mismatch import mismatch_message
 
     want_name = friendly_name_for_constraint(want)
-    # tolist and toset convert an unknown as any conversion does (keeping that it is not
-    # null and its length bounds); the others give a plain unknown, as terraform's do
-    keeps_refinements = isinstance(want, (ListType, SetType))
 
     def _ret(args: Sequence[Value]) -> Type:
         got = args[0].type
@@ -71,7 +68,7 @@ def _make_to(name: str, want: Type) -> Function:
         from engine.values.convert import ConversionError, convert
 
         arg = args[0]
-        if not arg.is_known and not keeps_refinements:
+        if not arg.is_known:  # a plain unknown: terraform's to* functions keep no refinement
             return unknown(ret).with_marks(arg.marks)
         try:
             return convert(arg, ret)
@@ -149,7 +146,7 @@ FUNCTIONS: list[Function] = refine_results([
     Function("nonsensitive", (_value_param(),), _nonsensitive, _same_type),
     Function("issensitive", (_value_param(),), _issensitive, static_return(BOOL)),
     Function("ephemeralasnull", (_value_param(),), _ephemeralasnull, _same_type),
-    # terraform's conversions give a plain unknown for an unknown argument (tolist and toset
-    # keep what the conversion keeps); the others return their argument as it is
+    # terraform's conversions give a plain unknown for an unknown argument; the others
+    # return their argument as it is
 ], unrefined=("tobool", "tolist", "tomap", "tonumber", "toset", "tostring", "sensitive",
               "nonsensitive", "issensitive", "ephemeralasnull"))
