@@ -331,3 +331,52 @@ def test_refinements_cross_module_boundaries(tmp_path: Path) -> None:
                       for k, c in doc["output_changes"].items()}
     assert seen["groundplan"]["s_prefix"] == (True, False)
     assert seen["groundplan"] == seen["terraform"]
+
+
+CONDITIONS_CONFIG = """\
+resource "terraform_data" "u" {
+  input = "x"
+}
+
+resource "terraform_data" "c" {
+  # a list of known length is a known list of unknowns: the count is known at plan time
+  count = length(terraform_data.u.id == "x" ? tolist(["a"]) : tolist(["b"]))
+  input = "${timestamp()}-x"
+
+  lifecycle {
+    precondition {
+      condition     = terraform_data.u.id != null
+      error_message = "The id must be set."
+    }
+    postcondition {
+      condition     = self.input != null
+      error_message = "The input must be set."
+    }
+  }
+}
+
+output "instances" {
+  value = length(terraform_data.c)
+}
+
+output "input_not_null" {
+  value = terraform_data.c[0].input != null
+}
+"""
+
+
+def test_counts_and_conditions_decided_by_refinements(tmp_path: Path) -> None:
+    """A count from a refined length, and conditions that refinements decide at plan time
+    (their checks pass in the plan rather than staying unknown)."""
+    seen: dict[str, Any] = {}
+    for name, runner in (("terraform", run_terraform), ("groundplan", run_groundplan)):
+        work = tmp_path / name
+        work.mkdir()
+        (work / "main.tf").write_text(CONDITIONS_CONFIG, encoding="utf-8")
+        planned = runner(work, "plan", "-out=tfplan", "-no-color", "-input=false")
+        assert planned.code == 0, planned.stdout + planned.stderr
+        doc = runner(work, "show", "-json", "tfplan").json()
+        seen[name] = (doc.get("checks"), doc["output_changes"],
+                      [c["address"] for c in doc["resource_changes"]])
+    assert seen["groundplan"][1]["input_not_null"]["after"] is True
+    assert seen["groundplan"] == seen["terraform"]
