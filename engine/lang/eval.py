@@ -39,7 +39,9 @@ from engine.values import (
     TupleType,
     Type,
     Value,
+    numbers,
 )
+from engine.values.refinement import refine, value_range
 
 
 def evaluate(expr: A.Expr, ctx: EvalContext) -> tuple[Value, Diagnostics]:
@@ -236,7 +238,7 @@ def _conditional(e: A.ConditionalExpr, ctx: EvalContext) -> Result:
         return Value(result_type, UNKNOWN), diags
     if cond.v is UNKNOWN:
         marks = cond.marks | t_val.marks | f_val.marks
-        return Value(result_type, UNKNOWN, marks), diags or NO_DIAGS
+        return unknown_conditional(result_type, t_val, f_val).with_marks(marks), diags or NO_DIAGS
     try:
         cond = convert(cond, BOOL)
     except ConversionFailed:
@@ -253,7 +255,7 @@ def _conditional(e: A.ConditionalExpr, ctx: EvalContext) -> Result:
         return Value(result_type, UNKNOWN), diags
     if cond.v is UNKNOWN:
         marks = cond.marks | t_val.marks | f_val.marks
-        return Value(result_type, UNKNOWN, marks), diags or NO_DIAGS
+        return unknown_conditional(result_type, t_val, f_val).with_marks(marks), diags or NO_DIAGS
     cond_marks = cond.deep_marks()
     if cond.v:
         result, branch_diags, needs_conv, which, branch = t_val, t_diags, conv_true, "true", e.true_result
@@ -278,6 +280,43 @@ def _conditional(e: A.ConditionalExpr, ctx: EvalContext) -> Result:
     if cond_marks:
         result = result.with_marks(cond_marks)
     return result, diags or NO_DIAGS
+
+
+def unknown_conditional(result_type: Type, t_val: Value, f_val: Value) -> Value:
+    """The result of a conditional whose condition is unknown (hclsyntax ConditionalExpr):
+    null when both results are; not null when neither can be; for two numbers, the bounds
+    that cover both; for two collections of one type, the length bounds that cover both."""
+    tv, _ = t_val.unmark()
+    fv, _ = f_val.unmark()
+    if tv.v is None and fv.v is None:
+        return Value(result_type, None)
+    tr, fr = value_range(tv), value_range(fv)
+    b = refine(Value(result_type, UNKNOWN))
+    if tr.definitely_not_null() and fr.definitely_not_null():
+        b = b.not_null()
+    if tv.type == NUMBER and fv.type == NUMBER:
+        (t_lo, t_lo_inc), (f_lo, f_lo_inc) = tr.number_lower_bound(), fr.number_lower_bound()
+        if t_lo is not None and f_lo is not None:
+            lo, inc = f_lo, f_lo_inc
+            c = numbers.compare(t_lo, f_lo)
+            if c < 0:
+                lo, inc = t_lo, t_lo_inc
+            elif c == 0:
+                inc = t_lo_inc or f_lo_inc
+            b = b.number_lower_bound(lo, inc)
+        (t_hi, t_hi_inc), (f_hi, f_hi_inc) = tr.number_upper_bound(), fr.number_upper_bound()
+        if t_hi is not None and f_hi is not None:
+            hi, inc = f_hi, f_hi_inc
+            c = numbers.compare(t_hi, f_hi)
+            if c > 0:
+                hi, inc = t_hi, t_hi_inc
+            elif c == 0:
+                inc = t_hi_inc or f_hi_inc
+            b = b.number_upper_bound(hi, inc)
+    elif tv.type.is_collection and fv.type.is_collection and tv.type == fv.type:
+        b = b.length_lower_bound(min(tr.length_lower_bound(), fr.length_lower_bound()))
+        b = b.length_upper_bound(max(tr.length_upper_bound(), fr.length_upper_bound()))
+    return b.new_value()
 
 
 def describe_type_mismatch(t: Type, f: Type) -> str:

@@ -32,6 +32,7 @@ from engine.values import (
     Type,
     Value,
 )
+from engine.values.refinement import refine, value_range
 
 
 def iter_elements(coll: Value) -> list[tuple[Value, Value]]:
@@ -287,7 +288,9 @@ def _splat(e: A.SplatExpr, ctx: EvalContext) -> Result:
         return Value(DYNAMIC, UNKNOWN, source.marks), diags or NO_DIAGS
     upgraded_unknown = False
     if auto_upgrade:
-        if source.v is UNKNOWN:
+        if source.v is UNKNOWN and not value_range(source).definitely_not_null():
+            # an unknown that may be null may yet be no element at all (HCL 2.17+: one
+            # known not to be null is exactly one)
             upgraded_unknown = True
         # As HCL: the upgraded value keeps its marks as the one element, and they are also
         # the marks of the result.
@@ -299,7 +302,7 @@ def _splat(e: A.SplatExpr, ctx: EvalContext) -> Result:
     if source.v is UNKNOWN:
         ty, td = _splat_result_type(e, child, st)
         diags.extend(td)
-        return Value(ty, UNKNOWN, source.marks), diags or NO_DIAGS
+        return _unknown_splat(ty, source).with_marks(source.marks), diags or NO_DIAGS
     marks = source.marks
     vals: list[Value] = []
     is_known = True
@@ -338,6 +341,17 @@ def _list_of(vals: list[Value], marks: frozenset[str]) -> Value:
     if ety is None:
         return Value(TupleType([v.type for v in vals]), vals, marks)
     return Value(ListType(ety), [convert(v, ety) for v in vals], marks)
+
+
+def _unknown_splat(ty: Type, source: Value) -> Value:
+    """The splat of an unknown sequence (HCL 2.17+): not null, and a list as long as the
+    source collection can be."""
+    b = refine(Value(ty, UNKNOWN)).not_null()
+    if isinstance(ty, ListType) and isinstance(source.type, (ListType, SetType)):
+        rng = value_range(source)
+        b = b.length_lower_bound(rng.length_lower_bound())
+        b = b.length_upper_bound(rng.length_upper_bound())
+    return b.new_value()
 
 
 def _splat_result_type(

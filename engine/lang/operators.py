@@ -5,7 +5,10 @@ Each binary operator has a parameter type its operands are converted to before t
 converted operands and follow cty's `function.Call` rules for the operator functions:
 
 - a null operand fails with "argument must not be null" (`==`/`!=` accept nulls);
-- an unknown operand gives an unknown result (`==`/`!=` decide with cty's Value.Equals);
+- an unknown operand gives an unknown result known not to be null (cty's RefineResult of the
+  operator functions), except where refinements decide: `==`/`!=` with cty's Value.Equals
+  (which consults the unknown's refinements), `<`, `<=`, `>`, `>=` with the operands' number
+  bounds, as cty's Value.LessThan and friends (every bound taken as exclusive);
 - marks (sensitive) anywhere inside the operands are put on the result, known or not.
 
 Failures raise `OperationError`, which the evaluator reports as HCL's "Operation failed".
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from engine.lang.eval_values import equals
 from engine.values import BOOL, DYNAMIC, NUMBER, UNKNOWN, Type, Value, boolean, numbers
+from engine.values.refinement import refine_not_null, value_range
 
 
 class OperationError(Exception):
@@ -59,7 +63,9 @@ def apply_binary(op: str, lhs: Value, rhs: Value) -> Value:
     """`lhs op rhs` for operands already converted to `OPERAND_TYPE[op]`."""
     if op == "==" or op == "!=":
         result = equals(lhs, rhs)
-        if op == "!=" and result.v is not UNKNOWN:
+        if result.v is UNKNOWN:
+            return refine_not_null(result)
+        if op == "!=":
             result = Value(BOOL, not result.v, result.marks)
         return result
     lmarks = lhs.deep_marks() if _may_be_marked(lhs) else frozenset()
@@ -68,7 +74,12 @@ def apply_binary(op: str, lhs: Value, rhs: Value) -> Value:
     if lhs.v is None or rhs.v is None:
         raise OperationError("argument must not be null")
     if lhs.v is UNKNOWN or rhs.v is UNKNOWN:
-        return Value(RESULT_TYPE[op], UNKNOWN, marks)
+        if op in ("<", "<=", ">", ">="):
+            decided = _compare_ranges(op, lhs, rhs)
+            if decided is not None:
+                out = boolean(decided)
+                return out.with_marks(marks) if marks else out
+        return refine_not_null(Value(RESULT_TYPE[op], UNKNOWN, marks))
     if op == "&&":
         out = boolean(bool(lhs.v) and bool(rhs.v))
     elif op == "||":
@@ -89,12 +100,41 @@ def apply_unary(op: str, operand: Value) -> Value:
     if operand.v is None:
         raise OperationError("argument must not be null")
     if operand.v is UNKNOWN:
-        return Value(NUMBER if op == "-" else BOOL, UNKNOWN, marks)
+        return refine_not_null(Value(NUMBER if op == "-" else BOOL, UNKNOWN, marks))
     if op == "-":
         out = Value(NUMBER, numbers.neg(operand.v))
     else:
         out = boolean(not operand.v)
     return out.with_marks(marks) if marks else out
+
+
+def _less_by_bounds(a: Value, b: Value) -> bool | None:
+    """cty's Value.LessThan for an unknown operand: decided only when the bounds of the two
+    ranges do not overlap (every bound treated as exclusive), else None."""
+    ra, rb = value_range(a), value_range(b)
+    a_max = ra.number_upper_bound()[0]
+    b_min = rb.number_lower_bound()[0]
+    if a_max is not None and b_min is not None and numbers.compare(a_max, b_min) < 0:
+        return True
+    a_min = ra.number_lower_bound()[0]
+    b_max = rb.number_upper_bound()[0]
+    if a_min is not None and b_max is not None and numbers.compare(a_min, b_max) > 0:
+        return False
+    return None
+
+
+def _compare_ranges(op: str, lhs: Value, rhs: Value) -> bool | None:
+    """`lhs op rhs` decided from the operands' ranges, or None; `<=` and `>=` are cty's
+    `LessThan(...).Or(Equals(...))`, known only when both halves are."""
+    strict = _less_by_bounds(lhs, rhs) if op in ("<", "<=") else _less_by_bounds(rhs, lhs)
+    if op in ("<", ">"):
+        return strict
+    if strict is None:
+        return None
+    eq = equals(lhs, rhs)
+    if eq.v is UNKNOWN:
+        return True if strict else None
+    return strict or bool(eq.v)
 
 
 def _may_be_marked(v: Value) -> bool:

@@ -1,8 +1,9 @@
 """String templates (hclsyntax expression_template.go).
 
 A `TemplateExpr` converts each part to a string and joins them: a null part is an error, an
-unknown part makes the whole result an unknown string, and the marks of every part mark the
-result. `TemplateWrapExpr` (`"${x}"`) yields x's value unchanged. The `%{ if }` directive
+unknown part makes the whole result an unknown string, known not to be null and refined with
+the text before the first unknown part as its prefix (as HCL 2.17+), and the marks of every
+part mark the result. `TemplateWrapExpr` (`"${x}"`) yields x's value unchanged. The `%{ if }` directive
 behaves as HCL's conditional over two templates and `%{ for }` as HCL's TemplateJoinExpr over a
 tuple-producing `for` expression.
 """
@@ -17,6 +18,7 @@ from engine.lang.eval_diag import diag
 from engine.lang.eval_for import for_collection, iter_elements
 from engine.lang.eval_values import ConversionFailed, convert
 from engine.values import BOOL, STRING, UNKNOWN, Value
+from engine.values.refinement import refine, refine_not_null, value_range
 
 _INVALID = "Invalid template interpolation value"
 _UNKNOWN_STRING = Value(STRING, UNKNOWN)
@@ -75,7 +77,13 @@ def _template(e: A.TemplateExpr, ctx: EvalContext) -> Result:
         if known:
             buf.append(val.v)
     if not known:
-        return Value(STRING, UNKNOWN, marks), diags or NO_DIAGS
+        if has_errors(diags):
+            return Value(STRING, UNKNOWN, marks), diags
+        b = refine(_UNKNOWN_STRING).not_null()
+        if buf:
+            b = b.string_prefix("".join(buf))
+        out = b.new_value()
+        return (out.with_marks(marks) if marks else out), diags or NO_DIAGS
     return Value(STRING, "".join(buf), marks), diags or NO_DIAGS
 
 
@@ -120,7 +128,10 @@ def _template_if(e: A.TemplateIfExpr, ctx: EvalContext) -> Result:
             return _UNKNOWN_STRING, diags
     if cond.v is UNKNOWN:
         marks = cond.marks | t_val.marks | f_val.marks
-        return Value(STRING, UNKNOWN, marks), diags or NO_DIAGS
+        out = _UNKNOWN_STRING
+        if value_range(t_val).definitely_not_null() and value_range(f_val).definitely_not_null():
+            out = refine_not_null(out)
+        return out.with_marks(marks), diags or NO_DIAGS
     result, branch = (t_val, t_diags) if cond.v else (f_val, f_diags)
     diags.extend(branch)
     cond_marks = cond.deep_marks()

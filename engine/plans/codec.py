@@ -8,7 +8,10 @@ A Value is encoded as a JSON object:
   marked value; `types`: `[path, type]` for every nested value whose type differs from what
   its parent's type implies (values under `dynamic`); `floats`: `[path, text]` for numbers
   held as Python floats (infinities, negative zero); `nulls`: paths of null values inside
-  collections whose JSON `null` would otherwise be ambiguous with an unknown.
+  collections whose JSON `null` would otherwise be ambiguous with an unknown;
+  `refinements`: `[path, {...}]` for every refined unknown (engine.values.refinement): only
+  the refinements it has (`not_null`, `prefix`, `lower`/`upper` as exact number text with
+  `lower_inclusive`/`upper_inclusive`, `min_length`, `max_length`).
 
 A path is a list of positional steps into the payload: a string (object attribute or map key)
 or an int (position in a list, tuple or set as stored). Sets are rebuilt in their stored order,
@@ -42,6 +45,8 @@ from engine.plans.model import (
 from engine.states.state import CheckObjectResult, CheckResult
 from engine.values import DYNAMIC, NUMBER, Type, Value, type_from_json
 from engine.values.json import JSONNumber, value_from_json, value_to_json
+from engine.values.numbers import format_number, parse_number
+from engine.values.refinement import RefinedUnknown, Refinement
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
 from engine.values.value import UNKNOWN
 
@@ -72,6 +77,7 @@ class _Encoder:
         self.types: list[list[Any]] = []
         self.floats: list[list[Any]] = []
         self.nulls: list[Path] = []
+        self.refinements: list[list[Any]] = []
 
     def walk(self, v: Value, expected: Type, path: Path, in_collection: bool) -> Any:
         if v.marks:
@@ -81,6 +87,8 @@ class _Encoder:
         p = v.v
         if p is UNKNOWN:
             self.unknown.append(list(path))
+            if v.refinement is not None:
+                self.refinements.append([list(path), _encode_refinement(v.refinement)])
             return None
         if p is None:
             if in_collection:
@@ -103,7 +111,7 @@ def encode_value(v: Value) -> dict[str, Any]:
     enc = _Encoder()
     payload = enc.walk(v, v.type, [], False)
     out: dict[str, Any] = {"type": v.type.to_json(), "value": payload}
-    for name in ("unknown", "marks", "types", "floats", "nulls"):
+    for name in ("unknown", "marks", "types", "floats", "nulls", "refinements"):
         items = getattr(enc, name)
         if items:
             out[name] = items
@@ -124,13 +132,18 @@ class _Decoder:
             self.marks = {_key(p): frozenset(m) for p, m in data.get("marks", [])}
             self.types = {_key(p): type_from_json(t) for p, t in data.get("types", [])}
             self.floats = {_key(p): float(f) for p, f in data.get("floats", [])}
-        except (TypeError, ValueError) as exc:
+            self.refinements = {_key(p): _decode_refinement(r)
+                                for p, r in data.get("refinements", [])}
+        except (TypeError, ValueError, KeyError) as exc:
             raise CodecError(f"invalid encoded value: {exc}") from exc
 
     def walk(self, data: Any, expected: Type, path: tuple[Any, ...]) -> Value:
         t = self.types.get(path, expected)
         marks = self.marks.get(path, frozenset())
         if path in self.unknown:
+            r = self.refinements.get(path)
+            if r is not None:
+                return RefinedUnknown(t, r, marks)
             return Value(t, UNKNOWN, marks)
         if path in self.floats:
             return Value(t, self.floats[path], marks)
@@ -160,6 +173,30 @@ class _Decoder:
         except ValueError as exc:
             raise CodecError(f"invalid value at {list(path)}: {exc}") from exc
         return Value(t, plain.v, marks)
+
+
+_DEFAULT = Refinement()
+_REFINEMENT_FIELDS = ("not_null", "prefix", "lower", "lower_inclusive", "upper",
+                      "upper_inclusive", "min_length", "max_length")
+
+
+def _encode_refinement(r: Refinement) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in _REFINEMENT_FIELDS:
+        val = getattr(r, name)
+        if val != getattr(_DEFAULT, name):
+            out[name] = format_number(val) if name in ("lower", "upper") else val
+    return out
+
+
+def _decode_refinement(data: Any) -> Refinement:
+    if not isinstance(data, dict) or set(data) - set(_REFINEMENT_FIELDS):
+        raise ValueError(f"invalid refinement {data!r}")
+    fields = dict(data)
+    for name in ("lower", "upper"):
+        if name in fields:
+            fields[name] = parse_number(str(fields[name]))
+    return Refinement(**fields)
 
 
 def decode_value(data: Any) -> Value:

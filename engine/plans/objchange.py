@@ -17,7 +17,8 @@ callers build terraform's diagnostics around them. All values must be unmarked.
 from __future__ import annotations
 
 from engine.plugin.schema import Attribute, Block, Nesting
-from engine.values import Value, unknown
+from engine.values import NUMBER, Value, unknown
+from engine.values.refinement import MAX_LENGTH, includes, value_range
 from engine.values.types import ListType, MapType, ObjectType, SetType, TupleType
 from engine.values.value import UNKNOWN
 
@@ -150,6 +151,8 @@ def cty_string(v: Value) -> str:
     import json
 
     if v.v is UNKNOWN:
+        if v.refinement is not None:
+            return f"cty.UnknownVal({_cty_type(v)}).Refine(){_cty_refinement(v)}.NewValue()"
         return f"cty.UnknownVal({_cty_type(v)})"
     if v.is_null:
         return f"cty.NullVal({_cty_type(v)})"
@@ -167,6 +170,27 @@ def cty_string(v: Value) -> str:
         kind = {ListType: "List", SetType: "Set", TupleType: "Tuple"}.get(type(v.type), "List")
         return f"cty.{kind}Val([]cty.Value{{{', '.join(cty_string(e) for e in v.v)}}})"
     return f"cty.NumberFloatVal({v.v})"
+
+
+def _cty_refinement(v: Value) -> str:
+    """The RefinementBuilder calls that make `v`'s refinements (cty's GoString of them)."""
+    import json
+
+    r = v.refinement
+    assert r is not None
+    calls = [".NotNull()"] if r.not_null else []
+    if r.prefix:
+        calls.append(f".StringPrefixFull({json.dumps(r.prefix)})")
+    for bound, inc, name in ((r.lower, r.lower_inclusive, "Lower"),
+                             (r.upper, r.upper_inclusive, "Upper")):
+        if bound is not None:
+            n = cty_string(Value(NUMBER, bound))
+            calls.append(f".NumberRange{name}Bound({n}, {str(inc).lower()})")
+    if r.min_length:
+        calls.append(f".CollectionLengthLowerBound({r.min_length})")
+    if r.max_length != MAX_LENGTH:
+        calls.append(f".CollectionLengthUpperBound({r.max_length})")
+    return "".join(calls)
 
 
 def _cty_type(v: Value) -> str:
@@ -241,6 +265,10 @@ def assert_object_compatible(block: Block, planned: Value, actual: Value) -> lis
 
 def _compatible(planned: Value, actual: Value, path: str, errs: list[str], block: Block | None) -> None:
     if not planned.is_known:
+        # the final value must be one the planned placeholder's refinements allow
+        if planned.refinement is not None and includes(value_range(planned), actual) is False:
+            errs.append(f"{path or 'root object'}: final value {cty_string(actual)} does not "
+                        f"conform to planning placeholder {cty_string(planned)}")
         return
     if not actual.is_known:
         errs.append(f"{path or 'root object'}: was known, but now unknown")

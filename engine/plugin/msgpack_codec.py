@@ -5,8 +5,12 @@
 sees exactly the bytes terraform would send it:
 
 - null is msgpack nil; an unknown value (anywhere, any type) is the extension type 0 with one
-  zero byte (`d4 00 00`); on reading, any extension value is unknown (newer cty puts value
-  refinements in the payload: they are dropped, our values carry none).
+  zero byte (`d4 00 00`), or, when it is refined (engine.values.refinement), cty's extension
+  type 12 whose payload is a msgpack map of the refinements: 1 → is null (false: not null),
+  2 → string prefix (at most 256 bytes), 3 / 4 → number lower / upper bound as
+  `[number, inclusive]`, 5 / 6 → collection length lower / upper bound. Reading takes type 12
+  back into a refined unknown (refinements that do not apply to the type are ignored, as is
+  every refinement of a dynamic-typed unknown); any other extension value is a plain unknown.
 - numbers: an integer that fits int64 is a msgpack int; otherwise a value exactly representable
   as a float64 (including ±infinity) is a float64; anything else is its exact decimal text
   (`big.Float.Text('f', -1)`) as a string. Reading accepts ints, floats and such strings.
@@ -56,8 +60,16 @@ from engine.values import (
     value_from_json,
 )
 from engine.values.json import JSONError, loads
+from engine.values.refinement import (
+    MAX_LENGTH,
+    RefinementError,
+    refine,
+    safe_known_prefix,
+    value_range,
+)
 
 __all__ = [
+    "REFINED_UNKNOWN_EXT_CODE",
     "UNKNOWN_EXT_CODE",
     "CodecError",
     "decode",
@@ -68,6 +80,9 @@ __all__ = [
 ]
 
 UNKNOWN_EXT_CODE = 0
+REFINED_UNKNOWN_EXT_CODE = 12
+_NULLNESS, _PREFIX, _NUMBER_MIN, _NUMBER_MAX, _LENGTH_MIN, _LENGTH_MAX = 1, 2, 3, 4, 5, 6
+_MAX_PREFIX_BYTES = 256
 _UNKNOWN_BYTES = b"\xd4\x00\x00"
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
@@ -87,6 +102,15 @@ class _UnknownMarker:
 _UNKNOWN_MARKER = _UnknownMarker()
 
 
+class _RefinedMarker:
+    """What the ext hook returns for a refined unknown: its refinement payload, unread."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
 # ------------------------------------------------------------------------------ encoding
 def encode(value: Value, t: Type) -> bytes:
     """The msgpack bytes of `value` as a value of type `t` (cty msgpack.Marshal)."""
@@ -99,7 +123,10 @@ def encode(value: Value, t: Type) -> bytes:
 def _encode(v: Value, t: Type, p: msgpack.Packer, out: list[bytes], path: str) -> None:
     payload = v.v
     if payload is UNKNOWN:
-        out.append(_UNKNOWN_BYTES)
+        if v.refinement is None or t == DYNAMIC:
+            out.append(_UNKNOWN_BYTES)
+        else:
+            out.append(_refined_unknown_bytes(v, t, p, path))
         return
     if payload is None:
         out.append(p.pack(None))
@@ -164,6 +191,38 @@ def _encode(v: Value, t: Type, p: msgpack.Packer, out: list[bytes], path: str) -
     raise CodecError(f"{_where(path)}cannot encode a value of type {t!r}")
 
 
+def _refined_unknown_bytes(v: Value, t: Type, p: msgpack.Packer, path: str) -> bytes:
+    """cty's marshalUnknownValue: the refinements as the payload of extension type 12, or
+    the plain unknown when none of them is worth sending."""
+    rng = value_range(v)
+    items: list[tuple[int, Any]] = []
+    if rng.definitely_not_null():
+        items.append((_NULLNESS, False))
+    if t == STRING:
+        prefix = rng.string_prefix()
+        raw = prefix.encode()
+        if len(raw) > _MAX_PREFIX_BYTES:
+            prefix = safe_known_prefix(raw[:_MAX_PREFIX_BYTES].decode(errors="ignore"))
+        if prefix:
+            items.append((_PREFIX, prefix))
+    elif t == NUMBER:
+        lo, lo_inc = rng.number_lower_bound()
+        if lo is not None:
+            items.append((_NUMBER_MIN, [_wire_number(lo, path), lo_inc]))
+        hi, hi_inc = rng.number_upper_bound()
+        if hi is not None:
+            items.append((_NUMBER_MAX, [_wire_number(hi, path), hi_inc]))
+    elif isinstance(t, (ListType, SetType, MapType)):
+        if rng.length_lower_bound() != 0:
+            items.append((_LENGTH_MIN, rng.length_lower_bound()))
+        if rng.length_upper_bound() != MAX_LENGTH:
+            items.append((_LENGTH_MAX, rng.length_upper_bound()))
+    if not items:
+        return _UNKNOWN_BYTES
+    body = p.pack(dict(items))
+    return p.pack(msgpack.ExtType(REFINED_UNKNOWN_EXT_CODE, body))
+
+
 def _wire_number(n: Any, path: str) -> int | float | str:
     """cty's choice: int64 if exact, else float64 if exact, else the decimal text."""
     if isinstance(n, bool) or not isinstance(n, (int, float, Fraction)):
@@ -200,7 +259,9 @@ def encode_json(value: Value) -> bytes:
 
 
 # ------------------------------------------------------------------------------ decoding
-def _ext_hook(code: int, data: bytes) -> _UnknownMarker:
+def _ext_hook(code: int, data: bytes) -> _UnknownMarker | _RefinedMarker:
+    if code == REFINED_UNKNOWN_EXT_CODE:
+        return _RefinedMarker(data)
     return _UNKNOWN_MARKER
 
 
@@ -220,6 +281,8 @@ def decode(data: bytes, t: Type) -> Value:
 def _decode(raw: Any, t: Type, path: str) -> Value:
     if raw is _UNKNOWN_MARKER:
         return Value(t, UNKNOWN)
+    if isinstance(raw, _RefinedMarker):
+        return _refined_unknown(raw.data, t, path)
     if raw is None:
         return Value(t, None)
     if t == DYNAMIC:
@@ -278,6 +341,43 @@ def _decode(raw: Any, t: Type, path: str) -> Value:
             raise CodecError(f"{_where(path)}unsupported attribute {sorted(map(str, extra))[0]!r}")
         return Value(t, out)
     raise CodecError(f"{_where(path)}cannot decode a value of type {t!r}")
+
+
+def _refined_unknown(data: bytes, t: Type, path: str) -> Value:
+    """The unknown of type `t` refined as the extension-12 payload `data` says (cty's
+    unmarshalUnknownValue); keys it does not know are skipped."""
+    try:
+        refinements = msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True)
+    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as e:
+        raise CodecError(f"{_where(path)}invalid unknown value refinements: {e}") from None
+    if not isinstance(refinements, dict):
+        raise CodecError(f"{_where(path)}unknown value refinements must be a map")
+    b = refine(Value(t, UNKNOWN))
+    try:
+        for key, val in refinements.items():
+            if key == _NULLNESS:
+                if not isinstance(val, bool):
+                    raise CodecError(f"{_where(path)}nullness refinement must be a bool")
+                b = b.null() if val else b.not_null()
+            elif key == _PREFIX:
+                if not isinstance(val, str):
+                    raise CodecError(f"{_where(path)}prefix refinement must be a string")
+                b = b.string_prefix_full(val)
+            elif key in (_NUMBER_MIN, _NUMBER_MAX):
+                if not (isinstance(val, list) and len(val) == 2 and isinstance(val[1], bool)):
+                    raise CodecError(f"{_where(path)}number bound must be [number, inclusive]")
+                n = _read_number(val[0], path)
+                if key == _NUMBER_MIN:
+                    b = b.number_lower_bound(n, val[1])
+                else:
+                    b = b.number_upper_bound(n, val[1])
+            elif key in (_LENGTH_MIN, _LENGTH_MAX):
+                if isinstance(val, bool) or not isinstance(val, int) or val < 0:
+                    raise CodecError(f"{_where(path)}length bound must be a whole number")
+                b = b.length_lower_bound(val) if key == _LENGTH_MIN else b.length_upper_bound(val)
+    except RefinementError as e:
+        raise CodecError(f"{_where(path)}invalid unknown value refinements: {e}") from None
+    return b.new_value()
 
 
 def _read_number(raw: Any, path: str) -> Any:

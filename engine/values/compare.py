@@ -1,6 +1,8 @@
 """Equality as cty's Value.Equals (what HCL's `==` and `!=` use).
 
-Unknown-aware (an unknown operand gives an unknown bool unless the types can never match),
+Unknown-aware (an unknown operand gives an unknown bool unless the types can never match, or
+the unknown's refinements exclude the known operand: not null, a string prefix, number or
+length bounds),
 null-aware (nulls of any types are equal; null vs non-null is false), type-aware (`1 == "1"`
 is false, a tuple never equals a list), marks of both operands go onto the result.
 """
@@ -8,6 +10,7 @@ is false, a tuple never equals a list), marks of both operands go onto the resul
 from __future__ import annotations
 
 from engine.values.numbers import equal as num_equal
+from engine.values.refinement import includes, value_range
 from engine.values.types import (
     BOOL,
     DYNAMIC,
@@ -71,6 +74,8 @@ def equals(a: Value, b: Value) -> Value:
         return _UNKNOWN_BOOL
     if ak != bk:
         known, unk = (a, b) if ak else (b, a)
+        if unk.refinement is not None and includes(value_range(unk), known) is False:
+            return FALSE
         if known.v is None or unk.type.has_dynamic():
             return _UNKNOWN_BOOL
         if known.type != unk.type:

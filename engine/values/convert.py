@@ -199,12 +199,34 @@ def get_conversion(have: Type, want: Type, unsafe: bool = True) -> Conversion | 
         if want == DYNAMIC:
             return v
         if v.v is UNKNOWN:
-            return Value(dynamic_replace(v.type, without_optional_deep(want)), UNKNOWN)
+            out = Value(dynamic_replace(v.type, without_optional_deep(want)), UNKNOWN)
+            return out if v.refinement is None else _prepare_unknown_result(v, out)
         if v.v is None:
             return Value(dynamic_replace(v.type, without_optional_deep(want)), None)
         return inner(v, path)
 
     return wrapped
+
+
+def _prepare_unknown_result(source: Value, target: Value) -> Value:
+    """The unknown `target` with what a conversion keeps of the refined unknown `source`
+    (cty's prepareUnknownResult): that it is not null, and between collections the length
+    bounds (a set keeps at least one element of a non-empty source; duplicates may merge)."""
+    from engine.values.refinement import refine, value_range
+
+    rng = value_range(source)
+    b = refine(target)
+    if rng.definitely_not_null():
+        b = b.not_null()
+    st, tt = source.type, target.type
+    if isinstance(st, (ListType, SetType, MapType)) and isinstance(tt, (ListType, SetType, MapType)):
+        if isinstance(tt, SetType):
+            if rng.length_lower_bound() > 0:
+                b = b.length_lower_bound(1)
+        else:
+            b = b.length_lower_bound(rng.length_lower_bound())
+        b = b.length_upper_bound(rng.length_upper_bound())
+    return b.new_value()
 
 
 def _get_conversion_known(have: Type, want: Type, unsafe: bool) -> Conversion | None:

@@ -9,13 +9,17 @@ Payload (`v`) by type:
 
 `marks` is a frozenset of strings on this value itself (`"sensitive"`); nested values carry
 their own marks. Values are treated as immutable: never mutate `v` after construction.
+
+`refinement` is None on every Value but the refined unknowns of `engine.values.refinement`
+(a subclass with that one more slot): what is known of an unknown value (not null, a string
+prefix, number or length bounds). Known values never carry one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.values.types import (
     BOOL,
@@ -28,6 +32,9 @@ from engine.values.types import (
     TupleType,
     Type,
 )
+
+if TYPE_CHECKING:
+    from engine.values.refinement import Refinement
 
 
 class _Unknown:
@@ -49,6 +56,9 @@ Number = int | Fraction
 
 class Value:
     __slots__ = ("marks", "type", "v")
+
+    #: What is known of an unknown value; a slot only on `RefinedUnknown` (see the module doc).
+    refinement: Refinement | None = None
 
     def __init__(self, type: Type, v: Any, marks: frozenset[str] = NO_MARKS) -> None:
         self.type = type

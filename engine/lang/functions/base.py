@@ -17,9 +17,10 @@ argument's fault); the evaluator turns it into Terraform's "Invalid function arg
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from engine.values import DYNAMIC, Type, Value, unknown
+from engine.values import DYNAMIC, UNKNOWN, Type, Value, unknown
+from engine.values.refinement import RefinementBuilder, refine
 
 
 class FunctionError(Exception):
@@ -54,6 +55,12 @@ class Param:
 
 ReturnTypeFn = Callable[[Sequence[Value]], Type]
 ImplFn = Callable[[Sequence[Value], Type], Value]
+RefineFn = Callable[[RefinementBuilder], RefinementBuilder]
+
+
+def not_null(b: RefinementBuilder) -> RefinementBuilder:
+    """The refinement most functions give an unknown result: it is not null."""
+    return b.not_null()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +70,8 @@ class Function:
     `return_type(args)` computes the result type from the (converted) arguments, whose values
     may be unknown; `impl(args, ret_type)` computes the result from known (unless allowed)
     arguments. `impure` functions (timestamp, uuid) return unknown during plan.
+    `refine_result` (cty's RefineResult) refines every unknown result, whether an unknown
+    argument or the implementation made it so; see `refine_results`.
     """
 
     name: str
@@ -73,6 +82,19 @@ class Function:
     impure: bool = False
     description: str = ""
     extra: dict[str, object] = field(default_factory=dict)
+    refine_result: RefineFn | None = None
+
+
+def refine_results(functions: Sequence[Function], *, unrefined: Sequence[str] = ()
+                   ) -> list[Function]:
+    """`functions`, each refining its unknown results as not null (as most of cty's and
+    terraform's functions do) unless it is named in `unrefined` or refines them already."""
+    skip = frozenset(unrefined)
+    unknown_names = skip - {f.name for f in functions}
+    if unknown_names:
+        raise ValueError(f"no such functions here: {sorted(unknown_names)}")
+    return [f if f.name in skip or f.refine_result is not None
+            else replace(f, refine_result=not_null) for f in functions]
 
 
 def static_return(t: Type) -> ReturnTypeFn:
@@ -141,6 +163,8 @@ def call(fn: Function, args: Sequence[Value], *, plan_phase: bool = False) -> Va
         result = unknown(ret_type)
     else:
         result = fn.impl(converted, ret_type)
+    if result.v is UNKNOWN and fn.refine_result is not None:
+        result = fn.refine_result(refine(result)).new_value()
     if marks:
         result = result.with_marks(frozenset(marks))
     return result

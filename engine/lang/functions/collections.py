@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.lang.functions import collections_map, collections_seq, collections_set
-from engine.lang.functions.base import Function, FunctionError, Param
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results
 from engine.values import DYNAMIC, Type, Value
 
 
@@ -34,9 +34,12 @@ def _removed(name: str, syntax: str) -> Function:
 
 
 FUNCTIONS: list[Function] = [
-    *collections_seq.FUNCTIONS,
-    *collections_map.FUNCTIONS,
-    *collections_set.FUNCTIONS,
+    # an unknown result is not null, except where it is an element of the argument, as
+    # terraform 1.11 refines them
+    *refine_results(
+        [*collections_seq.FUNCTIONS, *collections_map.FUNCTIONS, *collections_set.FUNCTIONS],
+        unrefined=("element", "one", "lookup", "merge", "zipmap"),
+    ),
     _removed("list", "tolist([ ... ])"),
     _removed("map", "tomap({ ... })"),
 ]

@@ -18,7 +18,6 @@ from engine.lang.functions.collections_common import (
     value_equals,
 )
 from engine.lang.functions.numeric import whole_int
-from engine.lang.functions.strings_graphemes import grapheme_count
 from engine.values import (
     BOOL,
     DYNAMIC,
@@ -26,6 +25,7 @@ from engine.values import (
     NUMBER,
     STRING,
     TRUE,
+    UNKNOWN,
     ListType,
     MapType,
     ObjectType,
@@ -39,6 +39,8 @@ from engine.values import (
     tuple_,
     unknown,
 )
+from engine.values.graphemes import grapheme_count
+from engine.values.refinement import refine, value_range
 from engine.values.sets import length_is_known
 from engine.values.unify import unify_unsafe
 
@@ -60,11 +62,28 @@ def _length(args: Sequence[Value], ret: Type) -> Value:
         return number(len(t.elements)).with_marks(marks)
     if isinstance(t, ObjectType):
         return number(len(t.attrs)).with_marks(marks)
-    if not coll.is_known or not length_is_known(coll):
-        return unknown(NUMBER).with_marks(marks)
+    if not coll.is_known:
+        return _unknown_length(coll).with_marks(marks)
+    if not length_is_known(coll):
+        # cty: a set's unknown elements may coalesce, with one another or with the others,
+        # so it has between one element and as many as it holds now
+        b = refine(unknown(NUMBER)).not_null().number_range_inclusive(1, len(coll.v))
+        return b.new_value().with_marks(marks)
     if t == STRING:
         return number(grapheme_count(coll.v)).with_marks(marks)
     return number(len(coll.v)).with_marks(marks)
+
+
+def _unknown_length(coll: Value) -> Value:
+    """The length of an unknown string or collection, bounded by what its refinements tell
+    (cty's Strlen: at least the grapheme clusters of the known prefix; Value.Length: the
+    length bounds, inclusive, the upper one math.MaxInt when unbounded)."""
+    rng = value_range(coll)
+    b = refine(unknown(NUMBER)).not_null()
+    if coll.type == STRING:
+        return b.number_lower_bound(grapheme_count(rng.string_prefix()), True).new_value()
+    return b.number_range_inclusive(rng.length_lower_bound(), rng.length_upper_bound()
+                                    ).new_value()
 
 
 # ------------------------------------------------------------------------------ alltrue/anytrue
@@ -450,6 +469,11 @@ def _slice(args: Sequence[Value], ret: Type) -> Value:
 # ------------------------------------------------------------------------------ sort
 def _sort(args: Sequence[Value], ret: Type) -> Value:
     lst = args[0]
+    if lst.v is UNKNOWN:
+        # cty: the order is unknown, the length that of the list
+        rng = value_range(lst)
+        b = refine(unknown(ret)).length_lower_bound(rng.length_lower_bound())
+        return b.length_upper_bound(rng.length_upper_bound()).new_value()
     if not lst.is_wholly_known():
         # The order is not known yet, but the length is (cty refines the unknown result to
         # the list's length, which makes it a list of that many unknown strings).
@@ -547,7 +571,7 @@ FUNCTIONS: list[Function] = [
     _fn("slice", (Param("list", DYNAMIC, keep_nested_marks=True), Param("start_index", NUMBER),
                   Param("end_index", NUMBER)), _slice, _slice_type,
         "Consecutive elements from a list or tuple."),
-    _fn("sort", (Param("list", ListType(STRING)),), _sort, ListType(STRING),
+    _fn("sort", (Param("list", ListType(STRING), allow_unknown=True),), _sort, ListType(STRING),
         "Sorts strings lexicographically."),
     _fn("sum", (Param("list", DYNAMIC),), _sum, NUMBER, "The sum of a list of numbers."),
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.gocompat.strconv import quote as go_quote
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.values import (
     BOOL,
     DYNAMIC,
@@ -68,7 +68,7 @@ def _make_to(name: str, want: Type) -> Function:
         from engine.values.convert import ConversionError, convert
 
         arg = args[0]
-        if not arg.is_known:
+        if not arg.is_known:  # a plain unknown: terraform's to* functions keep no refinement
             return unknown(ret).with_marks(arg.marks)
         try:
             return convert(arg, ret)
@@ -135,7 +135,7 @@ def _ephemeralasnull(args: Sequence[Value], ret: Type) -> Value:
     return ephemeral_as_null(args[0])
 
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     _make_to("tobool", BOOL),
     _make_to("tolist", ListType(DYNAMIC)),
     _make_to("tomap", MapType(DYNAMIC)),
@@ -146,4 +146,7 @@ FUNCTIONS: list[Function] = [
     Function("nonsensitive", (_value_param(),), _nonsensitive, _same_type),
     Function("issensitive", (_value_param(),), _issensitive, static_return(BOOL)),
     Function("ephemeralasnull", (_value_param(),), _ephemeralasnull, _same_type),
-]
+    # terraform's conversions give a plain unknown for an unknown argument; the others
+    # return their argument as it is
+], unrefined=("tobool", "tolist", "tomap", "tonumber", "toset", "tostring", "sensitive",
+              "nonsensitive", "issensitive", "ephemeralasnull"))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from engine.gocompat.bcrypt import BcryptError, generate_from_password
 from engine.gocompat.strconv import quote as go_quote
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.lang.functions.encoding import go_base64_decode
 from engine.lang.functions.ipnet import whole
 from engine.values import NUMBER, STRING, Type, Value, string
@@ -143,7 +143,7 @@ def _rsadecrypt(args: Sequence[Value], ret: Type) -> Value:
     return string(out.decode("utf-8", "replace"))
 
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     _string_hash("base64sha256", b64_digest("sha256")),
     _string_hash("base64sha512", b64_digest("sha512")),
     Function(
@@ -170,4 +170,4 @@ FUNCTIONS: list[Function] = [
         _uuidv5,
         static_return(STRING),
     ),
-]
+])

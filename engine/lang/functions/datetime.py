@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.gocompat.duration import parse_duration
 from engine.gocompat.strconv import quote as go_quote
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.values import NUMBER, STRING, Type, Value, number, string
 
 _MONTHS = (
@@ -386,7 +386,7 @@ def make_plantimestamp(plan_time: str | None = None) -> Function:
     return Function("plantimestamp", (), _impl, static_return(STRING))
 
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     Function(
         "formatdate",
         (Param("format", STRING), Param("time", STRING)),
@@ -407,4 +407,4 @@ FUNCTIONS: list[Function] = [
         static_return(NUMBER),
     ),
     Function("timestamp", (), _timestamp, static_return(STRING), impure=True),
-]
+], unrefined=("timeadd",))

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 
 from engine.gocompat.json import quote as json_quote
 from engine.gocompat.strconv import quote as go_quote
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.lang.functions.goflate import go_deflate
 from engine.lang.functions.textcodecs import lookup_encoding
 from engine.lang.functions.yaml_codec import yaml_decode, yaml_encode
@@ -477,7 +477,7 @@ def _yamldecode(args: Sequence[Value], ret: Type) -> Value:
 
 _STR = STRING
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     Function(
         "base64decode",
         (Param("str", _STR, allow_marked=True, allow_unknown=True),),
@@ -519,4 +519,4 @@ FUNCTIONS: list[Function] = [
         _yamlencode,
         static_return(_STR),
     ),
-]
+], unrefined=("csvdecode", "jsondecode", "yamldecode", "yamlencode"))

@@ -15,7 +15,7 @@ import posixpath
 import stat as _stat
 from collections.abc import Callable, Sequence
 
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.lang.functions.crypto import b64_digest, hex_digest
 from engine.lang.functions.doublestar import GlobSyntaxError, glob
 from engine.lang.functions.encoding import redact
@@ -244,7 +244,7 @@ def _templatefile_fn(base_dir: str) -> Function:
 
 def filesystem_functions(base_dir: str) -> list[Function]:
     """The filesystem functions for a module whose directory is `base_dir`."""
-    return [
+    return refine_results([
         Function("abspath", (Param("path", STRING),), _abspath, static_return(STRING)),
         Function("basename", (Param("path", STRING),), _basename, static_return(STRING)),
         Function("dirname", (Param("path", STRING),), _dirname, static_return(STRING)),
@@ -260,5 +260,5 @@ def filesystem_functions(base_dir: str) -> list[Function]:
         _file_hash_fn(base_dir, "filesha256", hex_digest("sha256")),
         _file_hash_fn(base_dir, "filesha512", hex_digest("sha512")),
         _templatefile_fn(base_dir),
-    ]
+    ], unrefined=("templatefile",))
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.values import NUMBER, STRING, ListType, Type, Value, list_, string
 
 _V4 = re.compile(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})")
@@ -182,7 +182,7 @@ def _cidrsubnets(args: Sequence[Value], ret: Type) -> Value:
     return list_(out, STRING)
 
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     Function(
         "cidrhost",
         (Param("prefix", STRING), Param("hostnum", NUMBER)),
@@ -203,4 +203,4 @@ FUNCTIONS: list[Function] = [
         static_return(ListType(STRING)),
         var_param=Param("newbits", NUMBER),
     ),
-]
+])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.values import DYNAMIC, NUMBER, STRING, Type, Value, number, unknown
 from engine.values import numbers as nums
 
@@ -220,7 +220,7 @@ def _unary(name: str, impl: object, description: str) -> Function:
     )
 
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     _unary("abs", _abs, "Returns the absolute value of the given number."),
     _unary("ceil", _ceil, "Returns the closest whole number greater than or equal to the value."),
     _unary("floor", _floor, "Returns the closest whole number less than or equal to the value."),
@@ -251,4 +251,4 @@ FUNCTIONS: list[Function] = [
         return_type=_parseint_type,
         description="Parses a string as an integer in the given base.",
     ),
-]
+])

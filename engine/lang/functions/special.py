@@ -3,11 +3,13 @@
 The evaluator does not evaluate their arguments first: it calls `call_lazy()` with the argument
 expressions and the scope, and these evaluate them in order:
 
-- `try(a, b, ...)` returns the value of the first argument that evaluates without errors. If an
-  argument refers to anything not yet wholly known, the result is unknown (it cannot be decided
-  yet). If none succeeds the call fails, listing every argument's diagnostics.
-- `can(expr)` is true if `expr` evaluates without errors, false otherwise, unknown if it refers
-  to anything not yet wholly known.
+- `try(a, b, ...)` returns the value of the first argument that evaluates without errors; when
+  that value is not wholly known the result is unknown (a later evaluation might still fail).
+  An argument that fails is skipped even if it refers to unknowns, and one that succeeds with
+  a known value is the result even if it does (`try(timestamp() != null, false)` is `true`), as
+  terraform 1.11 decides. If none succeeds the call fails, listing every argument's
+  diagnostics.
+- `can(expr)` is false if `expr` fails, true if it gives a wholly known value, else unknown.
 
 The `Function` objects (`TRY`, `CAN`, in `FUNCTIONS`) let them live in a function table; called
 through the generic `call()` with already evaluated values every argument has succeeded, so
@@ -21,24 +23,11 @@ from collections.abc import Callable, Sequence
 from engine.diags import Diagnostic
 from engine.hcl.ast import Expr
 from engine.lang.context import EvalContext
-from engine.lang.eval_traversal import traverse_abs
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
-from engine.lang.references import references
 from engine.values import BOOL, DYNAMIC, FALSE, TRUE, UNKNOWN, UNKNOWN_DYNAMIC, Type, Value
 
 Evaluator = Callable[[Expr, EvalContext], tuple[Value, Sequence[Diagnostic]]]
 LazyImpl = Callable[[Sequence[Expr], EvalContext, Evaluator], Value]
-
-
-def depends_on_unknowns(expr: Expr, ctx: EvalContext) -> bool:
-    """Whether any reference `expr` makes resolves to a value that is not wholly known."""
-    for traversal, _rng in references(expr):
-        val, d = traverse_abs(traversal, ctx)
-        if d is not None:
-            continue
-        if not val.is_wholly_known():
-            return True
-    return False
 
 
 def try_lazy(args: Sequence[Expr], ctx: EvalContext, evaluate: Evaluator) -> Value:
@@ -47,13 +36,11 @@ def try_lazy(args: Sequence[Expr], ctx: EvalContext, evaluate: Evaluator) -> Val
         raise FunctionError("at least one argument is required")
     collected: list[Diagnostic] = []
     for arg in args:
-        if depends_on_unknowns(arg, ctx):
-            return UNKNOWN_DYNAMIC
         val, diags = evaluate(arg, ctx)
         if any(d.is_error for d in diags):
             collected.extend(diags)
             continue
-        return val
+        return val if val.is_wholly_known() else UNKNOWN_DYNAMIC
     lines = ["no expression succeeded:\n"]
     for d in collected:
         if d.subject is not None:
@@ -66,10 +53,10 @@ def try_lazy(args: Sequence[Expr], ctx: EvalContext, evaluate: Evaluator) -> Val
 
 def can_lazy(args: Sequence[Expr], ctx: EvalContext, evaluate: Evaluator) -> Value:
     """HCL's can(): whether its single argument evaluates without errors."""
-    if depends_on_unknowns(args[0], ctx):
-        return Value(BOOL, UNKNOWN)
-    _val, diags = evaluate(args[0], ctx)
-    return FALSE if any(d.is_error for d in diags) else TRUE
+    val, diags = evaluate(args[0], ctx)
+    if any(d.is_error for d in diags):
+        return FALSE
+    return TRUE if val.is_wholly_known() else Value(BOOL, UNKNOWN)
 
 
 def _try_values(args: Sequence[Value], ret: Type) -> Value:

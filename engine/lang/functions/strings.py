@@ -12,10 +12,9 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from engine.lang.functions.base import Function, FunctionError, Param, static_return
+from engine.lang.functions.base import Function, FunctionError, Param, refine_results, static_return
 from engine.lang.functions.numeric import whole_int
 from engine.lang.functions.strings_format import FUNCTIONS as FORMAT_FUNCTIONS
-from engine.lang.functions.strings_graphemes import graphemes
 from engine.lang.functions.strings_regex import (
     RE2Error,
     compile_re2,
@@ -25,8 +24,11 @@ from engine.lang.functions.strings_regex import (
 from engine.values import (
     BOOL,
     DYNAMIC,
+    FALSE,
     NUMBER,
     STRING,
+    TRUE,
+    UNKNOWN,
     ListType,
     ObjectType,
     TupleType,
@@ -40,6 +42,8 @@ from engine.values import (
     tuple_,
     unknown,
 )
+from engine.values.graphemes import graphemes
+from engine.values.refinement import value_range
 
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
@@ -95,6 +99,22 @@ def _str_fn(name: str, params: tuple[str, ...], fn: Callable[..., object], ret: 
         return_type=static_return(ret),
         description=description,
     )
+
+
+def _startswith(args: Sequence[Value], ret: Type) -> Value:
+    """terraform's startswith: an unknown str with a known prefix may still decide it."""
+    text, prefix = args[0], args[1].v
+    if text.v is not UNKNOWN:
+        return boolean(text.v.startswith(prefix))
+    if prefix == "":
+        return TRUE
+    known = value_range(text).string_prefix()
+    if known:
+        if known.startswith(prefix):
+            return TRUE
+        if len(known.encode()) >= len(prefix.encode()):
+            return FALSE
+    return Value(BOOL, UNKNOWN)
 
 
 _CHOMP_RE = re.compile(r"(?:\r\n?|\n)*\Z")
@@ -249,11 +269,16 @@ def _regexall(args: Sequence[Value], ret: Type) -> Value:
 
 _REGEX_PARAMS = (Param("pattern", STRING), Param("string", STRING))
 
-FUNCTIONS: list[Function] = [
+FUNCTIONS: list[Function] = refine_results([
     _str_fn("chomp", ("str",), _chomp, STRING, "Removes newline characters at the end."),
     _str_fn("endswith", ("str", "suffix"), str.endswith, BOOL, "Whether str ends with suffix."),
-    _str_fn("startswith", ("str", "prefix"), str.startswith, BOOL,
-            "Whether str starts with prefix."),
+    Function(
+        name="startswith",
+        params=(Param("str", STRING, allow_unknown=True), Param("prefix", STRING)),
+        impl=_startswith,
+        return_type=static_return(BOOL),
+        description="Whether str starts with prefix.",
+    ),
     _str_fn("strcontains", ("str", "substr"), str.__contains__, BOOL,
             "Whether str contains substr."),
     _str_fn("lower", ("str",), lambda s: _map_runes(s, str.lower), STRING,
@@ -328,4 +353,4 @@ FUNCTIONS: list[Function] = [
         description="Applies a regular expression and returns all matches.",
     ),
     *FORMAT_FUNCTIONS,
-]
+], unrefined=("strcontains",))

@@ -17,7 +17,10 @@ from engine.lang.functions.special import Evaluator
 from engine.lang.functions.templatefile import diagnostics_error, render_template
 from engine.values import DYNAMIC, STRING, UNKNOWN, Type, Value
 from engine.values.convert import ConversionError, convert
+from engine.values.refinement import refine_not_null
 
+#: terraform refines templatestring's unknown result: it is not null
+_UNKNOWN_RESULT = refine_not_null(Value(STRING, UNKNOWN))
 _PREFIX = "invalid template expression: "
 
 
@@ -81,7 +84,7 @@ def templatestring_lazy(args: Sequence[A.Expr], ctx: EvalContext, evaluate: Eval
     if verrors:
         raise FunctionError(diagnostics_error(verrors), 1)
     if not template.is_known:
-        return Value(STRING, UNKNOWN)
+        return _UNKNOWN_RESULT
     if template.type != STRING or template.is_null:
         raise FunctionError("invalid template value: a string is required", 0)
     template, marks = template.unmark()
@@ -89,7 +92,7 @@ def templatestring_lazy(args: Sequence[A.Expr], ctx: EvalContext, evaluate: Eval
     if pdiags.has_errors:
         raise FunctionError("invalid template: " + diagnostics_error(pdiags), 0)
     if not vars_val.is_wholly_known():
-        return Value(STRING, UNKNOWN).with_marks(marks)
+        return _UNKNOWN_RESULT.with_marks(marks)
     vars_plain, var_marks = vars_val.unmark_deep()
     functions = {n: f for n in ctx.function_names() if (f := ctx.lookup_function(n)) is not None}
     result = render_template(expr, vars_plain, functions, allow_fs=False)

@@ -5,7 +5,8 @@ Behaviour as Terraform's (internal/builtin/providers/terraform/resource_data.go)
   in a plan whenever the instance is created, replaced, or `input` changed (and null, not
   unknown, when `input` is null).
 - a change of `triggers_replace` (compared type- and value-exactly) requires replacement.
-- `id` is computed: a random UUID-shaped string (16 random bytes in 8-4-4-4-12 hex, no
+- `id` is computed, planned as an unknown known not to be null (terraform's RefineNotNull):
+  a random UUID-shaped string (16 random bytes in 8-4-4-4-12 hex, no
   version bits, as go-uuid) generated at apply.
 - import takes only the id; the other attributes start null.
 - moving from `null_resource` (hashicorp/null) keeps its id and turns `triggers` into
@@ -39,6 +40,7 @@ from engine.plugin.protocol import (
 )
 from engine.plugin.schema import Attribute, Block, Schema
 from engine.values import DYNAMIC, STRING, MapType, ObjectType, Value, object_, string, unknown
+from engine.values.refinement import refine_not_null
 
 TYPE_NAME = "terraform_data"
 
@@ -59,6 +61,8 @@ _NULL_RESOURCE_BLOCK = Block(
         "triggers": Attribute(type=MapType(STRING), optional=True),
     }
 )
+
+_UNKNOWN_ID = refine_not_null(unknown(STRING))
 
 
 def generate_id() -> str:
@@ -112,11 +116,11 @@ def plan(req: PlanResourceChangeRequest) -> PlanResourceChangeResponse:
     trigger = planned["triggers_replace"]
     prior = req.prior_state
     if prior.is_null:
-        planned["id"] = unknown(STRING)
+        planned["id"] = _UNKNOWN_ID
         planned["output"] = inp if inp.is_null else unknown(inp.type)
     elif prior.v["triggers_replace"] != trigger:
         resp.requires_replace.append(AttributePath.of("triggers_replace"))
-        planned["id"] = unknown(STRING)
+        planned["id"] = _UNKNOWN_ID
         planned["output"] = inp if inp.is_null else unknown(inp.type)
     elif prior.v["input"] != inp:
         planned["output"] = unknown(inp.type)

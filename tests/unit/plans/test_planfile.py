@@ -91,6 +91,23 @@ def test_value_encoding_is_readable() -> None:
     }
 
 
+def test_refined_unknowns_survive_the_plan_file() -> None:
+    from engine.values.refinement import refine, value_range
+
+    prefixed = refine(unknown(STRING)).not_null().string_prefix("ab-").new_value()
+    bounded = refine(unknown(NUMBER)).number_lower_bound(Fraction(1, 2), False).new_value()
+    enc = encode_value(object_({"s": prefixed.mark("sensitive"), "n": bounded}))
+    assert sorted(enc["refinements"]) == [[["n"], {"lower": "0.5"}],
+                                          [["s"], {"not_null": True, "prefix": "ab-"}]]
+    back = decode_value(enc).v
+    s_rng, n_rng = value_range(back["s"]), value_range(back["n"])
+    assert back["s"].is_sensitive and s_rng.definitely_not_null()
+    assert s_rng.string_prefix() == "ab-"
+    assert n_rng.number_lower_bound() == (Fraction(1, 2), False)
+    with pytest.raises(CodecError):
+        decode_value({**enc, "refinements": [[["n"], {"nonsense": 1}]]})
+
+
 def test_bad_encoded_value() -> None:
     with pytest.raises(CodecError):
         decode_value({"value": 1})

@@ -37,6 +37,7 @@ from engine.values import (
     tuple_,
     unknown,
 )
+from engine.values.refinement import refine, refine_not_null, value_range
 
 
 def test_unknown_is_extension_zero() -> None:
@@ -46,9 +47,10 @@ def test_unknown_is_extension_zero() -> None:
     assert not v.is_known and v.type == ListType(STRING)
 
 
-def test_any_extension_reads_as_unknown() -> None:
-    data = msgpack.packb(msgpack.ExtType(12, b"\x81\x01\xc3"))
-    assert not decode(data, NUMBER).is_known
+def test_any_other_extension_reads_as_unknown() -> None:
+    data = msgpack.packb(msgpack.ExtType(7, b"\x81\x01\xc3"))
+    v = decode(data, NUMBER)
+    assert not v.is_known and v.refinement is None
 
 
 def test_null_is_nil() -> None:
@@ -175,3 +177,56 @@ def test_dynamic_value_picks_present_form() -> None:
     assert decode_dynamic_value(b"", b"", STRING).is_null
     assert decode_dynamic_value(msgpack.packb("a"), b"", STRING) == string("a")
     assert decode_dynamic_value(b"", b'"j"', STRING) == string("j")
+
+
+# ------------------------------------------------------------------------------ refinements
+#: What terraform 1.11 sends a provider for `"ab-${timestamp()}"` (captured from a plan): the
+#: extension type 12 (fixext 8) holding {1: false (not null), 2: "ab-"}.
+TERRAFORM_REFINED_PREFIX = bytes.fromhex("d70c8201c202a361622d")
+
+
+def test_refined_unknown_as_terraform_sends_it() -> None:
+    v = decode(TERRAFORM_REFINED_PREFIX, STRING)
+    rng = value_range(v)
+    assert not v.is_known and rng.definitely_not_null() and rng.string_prefix() == "ab-"
+    assert encode(v, STRING) == TERRAFORM_REFINED_PREFIX
+
+
+def test_refined_numbers_and_lengths_round_trip() -> None:
+    n = refine(unknown(NUMBER)).not_null().number_lower_bound(0, True)
+    n = n.number_upper_bound(Fraction(5, 2), False).new_value()
+    wire = encode(n, NUMBER)
+    assert msgpack.unpackb(wire[3:], strict_map_key=False) == {1: False, 3: [0, True], 4: [2.5, False]}
+    back = value_range(decode(wire, NUMBER))
+    assert back.number_lower_bound() == (0, True)
+    assert back.number_upper_bound() == (Fraction(5, 2), False)
+    lst = refine(unknown(ListType(STRING))).length_lower_bound(1).length_upper_bound(3)
+    got = value_range(decode(encode(lst.new_value(), ListType(STRING)), ListType(STRING)))
+    assert (got.length_lower_bound(), got.length_upper_bound()) == (1, 3)
+
+
+def test_unrefined_and_dynamic_unknowns_stay_extension_zero() -> None:
+    assert encode(unknown(STRING), STRING) == b"\xd4\x00\x00"
+    refined = refine_not_null(unknown(STRING))
+    assert encode(object_({"a": refined}), DYNAMIC)  # its own type carries the refinement
+    assert decode(TERRAFORM_REFINED_PREFIX, DYNAMIC).refinement is None
+
+
+def test_long_prefixes_are_cut_to_256_bytes() -> None:
+    v = refine(unknown(STRING)).string_prefix_full("a-" * 200).new_value()
+    prefix = value_range(decode(encode(v, STRING), STRING)).string_prefix()
+    assert len(prefix.encode()) <= 256 and ("a-" * 200).startswith(prefix)
+
+
+def test_refinements_that_name_a_null_or_nothing_known() -> None:
+    is_null = msgpack.packb(msgpack.ExtType(12, msgpack.packb({1: True})))
+    assert decode(is_null, STRING).is_null
+    other_keys = msgpack.packb(msgpack.ExtType(12, msgpack.packb({99: "x"})))
+    assert decode(other_keys, STRING).refinement is None
+
+
+def test_malformed_refinements_are_codec_errors() -> None:
+    for payload in ({1: "no"}, {3: [1]}, {5: -1}, {5: 3, 6: 1}):
+        data = msgpack.packb(msgpack.ExtType(12, msgpack.packb(payload)))
+        with pytest.raises(CodecError):
+            decode(data, ListType(STRING) if 5 in payload else NUMBER)
