@@ -126,7 +126,7 @@ class ThreadProfiles:
                 with mu:
                     done.append(prof)
 
-        threading.Thread.run = run  # type: ignore[method-assign]
+        threading.Thread.run = run  # type: ignore[method-assign,assignment]
 
     def dump(self, path: str, top: int = 40) -> None:
         threading.Thread.run = self._run  # type: ignore[method-assign]
@@ -193,7 +193,7 @@ def main() -> int:
         client = RemoteClient(cloud.api_url, cloud.token)
         client.create_workspace("bench", approvers=["U1"])
         cv = client.upload_configuration("bench", str(cfg_dir))
-        artifacts.get = counted_get  # type: ignore[assignment]
+        artifacts.get = counted_get
         run_doc = client.start_run("bench", cv, auto_apply=True)
         deadline = time.monotonic() + 3600
         cpu_applying = None  # this process's CPU time when the apply was first seen
