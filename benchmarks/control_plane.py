@@ -11,8 +11,11 @@ dependencies by `depends_on` on up to two nodes of earlier layers) is applied
 
 Printed: the fan-out makespan (first node start to last node end, from the node items), the
 lower bound max(critical path, total work / C), their ratio (goal ≤ 1.3), the run's whole
-apply (approval to state written) and the local walker's apply beside it, and the bytes the
-node tasks read from S3 per node (plan file once per warm function + dependency results).
+apply (approval to state written) and the local walker's apply beside it, the bytes the
+node tasks read from S3 per node (plan file once per warm function + dependency results), and
+the CPU time the local control plane's process (moto's server and interpreter, every handler:
+all in this process) spent per node during the apply: less affected by other load on the
+machine than wall time, and the makespan's floor when it is all on one core.
 
     .venv/bin/python benchmarks/control_plane.py                 # 500 nodes, C = 40
     .venv/bin/python benchmarks/control_plane.py --nodes 100 --concurrency 20
@@ -21,13 +24,20 @@ node tasks read from S3 per node (plan file once per warm function + dependency 
 `--chain N` applies a chain of N nodes instead (each waits for the one before it, every
 node `--latency` seconds): the makespan less the critical path, per node, is what one level
 of the graph costs the fan-out beyond its provider's own time.
+
+`--profile FILE` runs the control plane under cProfile with a profiler in every thread,
+timed by each thread's CPU clock (time.thread_time: waits cost nothing), and writes the merged
+stats of the threads that finished to FILE for `pstats`; the top functions by own CPU time
+are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import datetime as dt
 import os
+import pstats
 import random
 import subprocess
 import sys
@@ -95,6 +105,43 @@ def parse_time(text: str) -> dt.datetime:
     return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+class ThreadProfiles:
+    """A cProfile per thread started while installed, on the thread's CPU clock."""
+
+    def __init__(self) -> None:
+        self.done: list[cProfile.Profile] = []
+        self._mu = threading.Lock()
+        self._run = threading.Thread.run
+
+    def install(self) -> None:
+        original, done, mu = self._run, self.done, self._mu
+
+        def run(thread: threading.Thread) -> None:
+            prof = cProfile.Profile(time.thread_time)
+            prof.enable()
+            try:
+                original(thread)
+            finally:
+                prof.disable()
+                with mu:
+                    done.append(prof)
+
+        threading.Thread.run = run  # type: ignore[method-assign,assignment]
+
+    def dump(self, path: str, top: int = 40) -> None:
+        threading.Thread.run = self._run  # type: ignore[method-assign]
+        with self._mu:
+            profiles = list(self.done)
+        if not profiles:
+            return
+        stats = pstats.Stats(profiles[0])
+        for prof in profiles[1:]:
+            stats.add(prof)
+        stats.dump_stats(path)
+        print(f"cProfile of {len(profiles)} finished threads (CPU time) in {path}:")
+        stats.sort_stats("tottime").print_stats(top)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--nodes", type=int, default=500)
@@ -103,6 +150,8 @@ def main() -> int:
     ap.add_argument("--no-local", action="store_true", help="skip the local walker")
     ap.add_argument("--chain", type=int, default=0, help="a chain of N nodes instead")
     ap.add_argument("--latency", type=float, default=0.1, help="each chain node's latency")
+    ap.add_argument("--profile", metavar="FILE", default="",
+                    help="profile the control plane (every thread, CPU time) into FILE")
     args = ap.parse_args()
     py = sys.executable
     deps, durations = (chain(args.chain, args.latency) if args.chain
@@ -137,18 +186,25 @@ def main() -> int:
             read_bytes[0] += len(data)
         return data
 
+    profiles = ThreadProfiles()
+    if args.profile:
+        profiles.install()
     with LocalCloud(plugin_dir=str(mirror), max_concurrency=args.concurrency) as cloud:
         client = RemoteClient(cloud.api_url, cloud.token)
         client.create_workspace("bench", approvers=["U1"])
         cv = client.upload_configuration("bench", str(cfg_dir))
-        artifacts.get = counted_get  # type: ignore[assignment]
+        artifacts.get = counted_get
         run_doc = client.start_run("bench", cv, auto_apply=True)
         deadline = time.monotonic() + 3600
+        cpu_applying = None  # this process's CPU time when the apply was first seen
         while run_doc["status"] not in ("applied", "errored"):
             if time.monotonic() > deadline:
                 raise SystemExit("the run did not finish within an hour")
-            time.sleep(1)
+            time.sleep(0.2)
             run_doc = client.run(run_doc["id"])
+            if cpu_applying is None and run_doc["status"] not in ("pending", "planning"):
+                cpu_applying = time.process_time()
+        cpu = time.process_time() - (cpu_applying or 0.0)
         if run_doc["status"] != "applied":
             raise SystemExit(f"the run errored: {run_doc['error']}")
         nodes = fanout.all_nodes(run_doc["id"])
@@ -161,7 +217,10 @@ def main() -> int:
         per_node = read_bytes[0] / len(nodes)
     print(f"state machine fan-out: makespan {makespan:.1f} s = {makespan / bound:.2f}x the "
           f"lower bound (goal <= 1.3x); whole apply incl. prepare/finalize {whole:.1f} s")
-    print(f"S3 bytes read per node: {per_node:,.0f}")
+    print(f"S3 bytes read per node: {per_node:,.0f}; control plane CPU per node during the "
+          f"apply: {cpu / args.nodes * 1000:.0f} ms ({cpu:.1f} s in all)")
+    if args.profile:
+        profiles.dump(args.profile)
     if args.chain:
         print(f"per level beyond the provider's latency: {(makespan - cp) / args.chain:.3f} s")
     if not args.no_local:
