@@ -90,7 +90,6 @@ def _install_providers(
     already ends with a separating blank line (the lock file message or diagnostics)."""
     ui = meta.ui
     cwd = meta.cwd
-    ui.out("[reset][bold]Initializing provider plugins...")
     reqs, diags = config_requirements(config)
     lock_path = os.path.join(cwd, LOCK_FILE)
     prior, d = load_locks(lock_path)
@@ -100,6 +99,7 @@ def _install_providers(
     if diags.has_errors:
         ui.diagnostics(diags)
         return False
+    ui.out("[reset][bold]Initializing provider plugins...")
     source = build_source(plugin_dirs, cli_config, meta.environ, cwd)
     result = ensure_providers(reqs, prior, source, cwd, upgrade, lambda line: ui.out(line))
     diags.extend(result.diags)
@@ -225,7 +225,8 @@ def run_init(meta: Meta, args: list[str]) -> int:
     if installed is not None and not installed.root.files:
         ui.out(EMPTY_DIR)
         return 0
-    ui.out("[reset][bold]Initializing the backend...")
+    if fs.get("backend"):
+        ui.out("[reset][bold]Initializing the backend...")
     if not _init_backend(meta, fs, installed.root if installed is not None else None):
         return 1
     if installed is not None and installed.root.module_calls:

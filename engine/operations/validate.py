@@ -15,7 +15,8 @@ from typing import Any
 
 from engine.configs import Config
 from engine.core import evaluate_root
-from engine.diags import Diagnostic, Diagnostics
+from engine.diags import Diagnostic, Diagnostics, error
+from engine.plugin.loader import PluginRegistry
 from engine.plugin.registry import ProviderRegistry
 
 
@@ -66,6 +67,30 @@ def check_config(config: Config, cwd: str, registry: ProviderRegistry | None = N
             continue
         seen.add(_key(d))
         diags.append(d)
+    return diags
+
+
+def check_config_dependencies(config: Config, registry: PluginRegistry) -> Diagnostics:
+    """terraform's checkConfigDependencies, what validate checks before anything else (and
+    stops at when it fails): the diagnostics of working out the configuration's provider
+    requirements (`engine.configs.provider_reqs`, test files' modules left out), else a
+    "Missing required provider" for each required provider `registry` cannot give, in the
+    order of their addresses, as terraform shows them."""
+    from engine.configs.provider_reqs import provider_requirements
+
+    reqs, diags = provider_requirements(config, tests=False)
+    if diags.has_errors:
+        return diags
+    for addr in sorted(reqs, key=str):
+        if registry.has(addr) or (not addr.is_builtin and not registry.resolve(addr).has_errors):
+            continue
+        if addr.is_builtin:
+            diags.append(error(
+                "Missing required provider",
+                f"This configuration requires built-in provider {addr}, but that provider "
+                "isn't available in this groundplan version."))
+        else:
+            diags.extend(registry.missing_provider(addr, full_address=True))
     return diags
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from engine.addrs import Provider as ProviderAddr
 from engine.cliconfig import CliConfig
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.diags import Diagnostics, error
@@ -21,33 +20,24 @@ from engine.providercache.install import Requirement, ensure_providers
 
 
 def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
-    """Every non-built-in provider the configuration needs, with the version constraints
-    of its modules' `required_providers` and provider blocks (as `terraform init` reads them)."""
-    diags = Diagnostics()
-    reqs: dict[ProviderAddr, Requirement] = {}
+    """Every non-built-in provider the configuration needs, with the version constraints of
+    its modules' `required_providers` and provider blocks (as `terraform init` reads them:
+    `engine.configs.provider_reqs`, whose diagnostics come back too)."""
+    from engine.configs.provider_reqs import provider_requirements
 
-    def need(given: object, text: str) -> None:
-        # configs has its own provider address type: use the engine.addrs one
-        addr = ProviderAddr(given.hostname, given.namespace, given.type)  # type: ignore[attr-defined]
+    found, diags = provider_requirements(config)
+    reqs: list[Requirement] = []
+    for addr, constraints in found.items():
         if addr.is_builtin:
-            return
-        req = reqs.setdefault(addr, Requirement(addr))
-        try:
-            req.selections.extend(parse_constraints(text))
-        except ConstraintError as exc:
-            diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
-
-    for node in config.walk():  # type: ignore[attr-defined]
-        m = node.module
-        for rp in m.required_providers.values():
-            need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
-        for pc in m.provider_configs.values():
-            need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
-        for r in m.all_resources():
-            need(m.resource_provider(r), "")
-        for p in m.import_providers():
-            need(p, "")
-    return list(reqs.values()), diags
+            continue
+        req = Requirement(addr)
+        for text in constraints:
+            try:
+                req.selections.extend(parse_constraints(text))
+            except ConstraintError as exc:
+                diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
+        reqs.append(req)
+    return reqs, diags
 
 
 def install_locked(
