@@ -1,12 +1,18 @@
 """What `validate` (and the validation step of `plan`/`apply`) reports for a configuration.
 
-First the static reference check of every module (`engine.configs.refcheck`; with a provider
+First the import blocks whose target module does not exist (terraform finds them building its
+graph, and reports nothing else then: `engine.plans.validate_imports`), then the static
+reference check of every module (`engine.configs.refcheck`; with a provider
 registry, references to resource attributes are checked against the resource types' schemas
 too), then, for a configuration without resources, an evaluation of the root module with
 unknown inputs (`engine.core`), whose diagnostics are kept unless they repeat a reference
 problem already reported for the same place. A configuration with resources has each resource
 block validated against its schema and by its provider (`engine.plans.validate`), and its
-provisioner blocks (`engine.provisioners.validate`), when the references are fine; its expressions are evaluated by the planner.
+provisioner blocks (`engine.provisioners.validate`), and its import blocks' targets, when the
+references are fine; its expressions are evaluated by the planner.
+
+`check_config_dependencies(config, registry)` is what validate checks first: the providers the
+configuration requires are all installed.
 """
 
 from __future__ import annotations
@@ -40,12 +46,17 @@ def check_config(config: Config, cwd: str, registry: ProviderRegistry | None = N
     from engine.graph.builder import build_graph, validate_steps
     from engine.plans.validate import resource_ref_check, validate_resources
     from engine.plans.validate_eval import validate_expressions
+    from engine.plans.validate_imports import validate_imports
     from engine.provisioners import validate_config_provisioners
 
     diags = Diagnostics()
+    imports = validate_imports(config, cwd)
+    if imports.graph_errors:
+        return imports.diags  # terraform's graph cannot be built: nothing else is checked
     refs = check_references(config, resource_ref_check(registry) if registry else None)
     diags.extend(refs)
     if not refs.has_errors:
+        diags.extend(imports.diags)
         # terraform's validate graph is built first: a cycle (between modules' variables
         # and outputs, resources, locals) is the only error reported
         _, cycles = build_graph(config, validate_steps())

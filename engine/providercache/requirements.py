@@ -20,16 +20,15 @@ from engine.providercache.install import Requirement, ensure_providers
 
 
 def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
-    """Every non-built-in provider the configuration needs, with the version constraints of
-    its modules' `required_providers` and provider blocks (as `terraform init` reads them:
-    `engine.configs.provider_reqs`, whose diagnostics come back too)."""
+    """Every provider the configuration needs (built-in ones too: the installer announces
+    them), with the version constraints of its modules' `required_providers` and provider
+    blocks (as `terraform init` reads them: `engine.configs.provider_reqs`, whose diagnostics
+    come back too)."""
     from engine.configs.provider_reqs import provider_requirements
 
     found, diags = provider_requirements(config)
     reqs: list[Requirement] = []
     for addr, constraints in found.items():
-        if addr.is_builtin:
-            continue
         req = Requirement(addr)
         for text in constraints:
             try:
