@@ -11,22 +11,31 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from engine.addrs import AddressSyntaxError, parse_abs_provider_config
 from engine.cliconfig import CliConfig
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.diags import Diagnostics, error
 from engine.getproviders.source import build_source
 from engine.getproviders.versions import ConstraintError, parse_constraints
 from engine.providercache.install import Requirement, ensure_providers
+from engine.states.state import State
 
 
-def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
+def config_requirements(config: object, state: State | None = None
+                        ) -> tuple[list[Requirement], Diagnostics]:
     """Every provider the configuration needs (built-in ones too: the installer announces
     them), with the version constraints of its modules' `required_providers` and provider
     blocks (as `terraform init` reads them: `engine.configs.provider_reqs`, whose diagnostics
-    come back too)."""
+    come back too), and then every provider `state`'s resources name, without constraints
+    (terraform's `reqs.Merge(state.ProviderRequirements())`)."""
     from engine.configs.provider_reqs import provider_requirements
 
     found, diags = provider_requirements(config)
+    for rs in state.resources if state is not None else []:
+        try:
+            found.setdefault(parse_abs_provider_config(rs.provider).provider, [])
+        except AddressSyntaxError:
+            continue
     reqs: list[Requirement] = []
     for addr, constraints in found.items():
         req = Requirement(addr)
