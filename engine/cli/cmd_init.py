@@ -1,9 +1,12 @@
 """`init`: prepare the working directory: modules, provider plugins, the dependency lock file.
 
-Steps, in Terraform's order and words: load the root module ("Initializing the backend...");
+Steps, in Terraform's order and words: load the root module and the backend ("Initializing
+the backend...", unless `-backend=false`);
 install the module tree (`engine.initwd`: local sources, `.terraform/modules/modules.json`);
-load the whole configuration; gather every provider requirement (required_providers, provider
-blocks, resources; the built-in provider excluded); select and install the providers
+load the whole configuration; gather every provider requirement (`engine.configs.provider_reqs`:
+required_providers, resources, import blocks, provider blocks; then the providers the current
+state names, so that objects of resources no longer configured can be destroyed); announce
+the built-in provider, select and install the others
 (`engine.providercache.install`) from `-plugin-dir` directories, else the CLI configuration's
 `provider_installation`, else the implied local mirrors; then write `.terraform.lock.hcl`
 (`-lockfile=readonly` refuses changes instead) and report success.
@@ -26,6 +29,7 @@ from engine.getproviders.source import build_source
 from engine.initwd import install_modules, write_manifest
 from engine.providercache.install import ensure_providers
 from engine.providercache.requirements import config_requirements
+from engine.states.state import State
 
 SUCCESS = "[reset][bold][green]groundplan has been successfully initialized![reset][green]"
 EMPTY_DIR = (
@@ -84,14 +88,15 @@ def _incomplete_warning(names: list[str]) -> Diagnostics:
 
 
 def _install_providers(
-    meta: Meta, config: object, plugin_dirs: list[str], upgrade: bool, lockfile: str
+    meta: Meta, config: object, state: State | None, plugin_dirs: list[str], upgrade: bool,
+    lockfile: str,
 ) -> bool | None:
-    """Install the providers and update the lock file; False on failure, None when the output
-    already ends with a separating blank line (the lock file message or diagnostics)."""
+    """Install the providers the configuration and `state` need and update the lock file;
+    False on failure, None when the output already ends with a separating blank line (the
+    lock file message or diagnostics)."""
     ui = meta.ui
     cwd = meta.cwd
-    ui.out("[reset][bold]Initializing provider plugins...")
-    reqs, diags = config_requirements(config)
+    reqs, diags = config_requirements(config, state)
     lock_path = os.path.join(cwd, LOCK_FILE)
     prior, d = load_locks(lock_path)
     diags.extend(d)
@@ -100,6 +105,7 @@ def _install_providers(
     if diags.has_errors:
         ui.diagnostics(diags)
         return False
+    ui.out("[reset][bold]Initializing provider plugins...")
     source = build_source(plugin_dirs, cli_config, meta.environ, cwd)
     result = ensure_providers(reqs, prior, source, cwd, upgrade, lambda line: ui.out(line))
     diags.extend(result.diags)
@@ -136,17 +142,15 @@ def _install_providers(
     return None if separated or len(diags) else True
 
 
-def _legacy_providers(meta: Meta) -> Diagnostics:
-    """The state's providers in terraform's legacy namespace, refused before any provider
-    is installed, as terraform's init refuses them (a state it cannot read is left to the
-    commands that read it)."""
-    from engine.operations.lock_file import legacy_provider_errors
-
+def _current_state(meta: Meta) -> State | None:
+    """The working directory's current state, as init reads it for the providers it names
+    (None when there is none, or it cannot be read: that is left to the commands that read
+    it)."""
     storage, diags = meta.state_storage()
     if storage is None or diags.has_errors:
-        return Diagnostics()
+        return None
     sf, diags = storage.read()
-    return legacy_provider_errors(sf.state if sf is not None and not diags.has_errors else None)
+    return sf.state if sf is not None and not diags.has_errors else None
 
 
 def _init_backend(meta: Meta, fs: FlagSet, root: Module | None) -> bool:
@@ -225,7 +229,8 @@ def run_init(meta: Meta, args: list[str]) -> int:
     if installed is not None and not installed.root.files:
         ui.out(EMPTY_DIR)
         return 0
-    ui.out("[reset][bold]Initializing the backend...")
+    if fs.get("backend"):
+        ui.out("[reset][bold]Initializing the backend...")
     if not _init_backend(meta, fs, installed.root if installed is not None else None):
         return 1
     if installed is not None and installed.root.module_calls:
@@ -253,11 +258,17 @@ def run_init(meta: Meta, args: list[str]) -> int:
     if diags.has_errors or config is None:
         ui.diagnostics(diags)
         return 1
-    legacy = _legacy_providers(meta)
+    from engine.operations.lock_file import legacy_provider_errors
+
+    # as terraform's init: the state's providers are installed too (so that the objects of
+    # resources removed from the configuration can be planned for destruction), and the
+    # state's providers in terraform's legacy namespace are refused before anything is
+    state = _current_state(meta)
+    legacy = legacy_provider_errors(state)
     if legacy.has_errors:
         ui.diagnostics(legacy)
         return 1
-    done = _install_providers(meta, config, plugin_dirs, bool(fs.get("upgrade")), lockfile)
+    done = _install_providers(meta, config, state, plugin_dirs, bool(fs.get("upgrade")), lockfile)
     if done is False:
         return 1
     ui.diagnostics(diags)

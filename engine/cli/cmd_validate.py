@@ -11,8 +11,8 @@ from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
 from engine.diags import Diagnostics, error, to_json
 from engine.gocompat import json as gojson
-from engine.operations.validate import check_config
-from engine.plugin.loader import PluginRegistry, needed_providers
+from engine.operations.validate import check_config, check_config_dependencies
+from engine.plugin.loader import PluginRegistry
 
 
 def validate_config(meta: Meta, directory: str = ".") -> Diagnostics:
@@ -26,10 +26,9 @@ def validate_config(meta: Meta, directory: str = ".") -> Diagnostics:
     try:
         # terraform's checkConfigDependencies: every provider the configuration needs must
         # be installed, or validation stops here (never "Success!" without its schemas)
-        missing = [p for p in needed_providers(config, None) if registry.resolve(p).has_errors]
-        if missing:
-            for provider in missing:
-                diags.extend(registry.missing_provider(provider, full_address=True))
+        dependencies = check_config_dependencies(config, registry)
+        diags.extend(dependencies)
+        if dependencies.has_errors:
             return diags
         diags.extend(check_config(config, meta.cwd, registry))
     finally:

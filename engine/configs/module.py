@@ -68,23 +68,6 @@ class Module:
     def all_resources(self) -> list[Resource]:
         return [*self.managed_resources.values(), *self.data_resources.values(), *self.ephemeral_resources.values()]
 
-    def import_providers(self) -> list[ProviderAddr]:
-        """The providers of this module's import blocks whose target resource it does not
-        declare (terraform requires them too: it generates the target's configuration): the
-        block's `provider`, else the one the target's type implies. Targets in child modules
-        are their modules' business."""
-        out: list[ProviderAddr] = []
-        for imp in self.imports:
-            if not imp.to_key or imp.to_key.startswith("module."):
-                continue
-            rtype, _, rest = imp.to_key.partition(".")
-            name = rest.split("[", 1)[0].split(".", 1)[0]
-            if f"{rtype}.{name}" in self.managed_resources:
-                continue
-            local = imp.provider.name if imp.provider is not None else rtype.split("_", 1)[0]
-            out.append(self.provider_for_local_name(local))
-        return out
-
     def provider_for_local_name(self, local_name: str) -> ProviderAddr:
         """The fully-qualified provider a local name means in this module."""
         req = self.required_providers.get(local_name)

@@ -114,6 +114,8 @@ class Import:
     to_key: str = ""
     for_each: Expr | None = None
     provider: ProviderConfigRef | None = None
+    #: the whole `provider = ...` argument (where terraform points its provider errors)
+    provider_range: Range | None = None
 
 
 def _endpoint(attr: ast.Attribute | None, what: str, diags: Diagnostics) -> Endpoint | None:
@@ -234,4 +236,5 @@ def decode_import_block(block: Block) -> tuple[Import, Diagnostics]:
         ref, d = decode_provider_config_ref(a["provider"].expr, "provider")
         diags.extend(d)
         imp.provider = ref
+        imp.provider_range = a["provider"].range
     return imp, diags

@@ -13,6 +13,7 @@ from engine.diags.diagnostic import (
     ExpressionValue,
     Severity,
     error,
+    hcl_error_text,
     warning,
 )
 from engine.diags.render import render_diagnostic, render_diagnostics, to_json
@@ -24,6 +25,7 @@ __all__ = [
     "ExpressionValue",
     "Severity",
     "error",
+    "hcl_error_text",
     "render_diagnostic",
     "render_diagnostics",
     "to_json",

@@ -121,6 +121,20 @@ class Diagnostics:
             raise DiagnosticsError(self)
 
 
+def hcl_error_text(diags: Iterable[Diagnostic]) -> str:
+    """HCL's `Diagnostics.Error()`, as terraform quotes diagnostics inside another message:
+    `<range>: <summary>; <detail>` of the first, then ", and N other diagnostic(s)"."""
+    items = list(diags)
+    if not items:
+        return "no diagnostics"
+    first = items[0]
+    subject = str(first.subject) if first.subject is not None else "<nil>"
+    text = f"{subject}: {first.summary}; {first.detail}"
+    if len(items) > 1:
+        text += f", and {len(items) - 1} other diagnostic(s)"
+    return text
+
+
 class DiagnosticsError(Exception):
     """Raised at an edge (or to unwind evaluation) carrying diagnostics."""
 

@@ -21,14 +21,13 @@ Built-in providers (`terraform.io/builtin/...`) are never locked and are ignored
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from engine.addrs import AddressSyntaxError, parse_abs_provider_config
 from engine.addrs import Provider as ProviderAddr
 from engine.configs import Config
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.depsfile.locks import Locks
-from engine.diags import Diagnostic, Diagnostics, error
+from engine.diags import Diagnostic, Diagnostics, error, hcl_error_text
 from engine.getproviders.versions import (
     ConstraintError,
     Selection,
@@ -45,10 +44,6 @@ __all__ = ["check_before_plan", "plugin_errors", "selection_errors", "state_prov
 INCONSISTENT = "Inconsistent dependency lock file"
 
 
-def _addr(given: Any) -> ProviderAddr:
-    return ProviderAddr(given.hostname, given.namespace, given.type)
-
-
 def _parse(text: str) -> list[Selection]:
     try:
         return parse_constraints(text)
@@ -56,33 +51,29 @@ def _parse(text: str) -> list[Selection]:
         return []
 
 
-def requirements(config: Config) -> dict[ProviderAddr, list[Selection]]:
-    """Every non-built-in provider the module tree requires, with its version constraints."""
+def requirements(config: Config) -> tuple[dict[ProviderAddr, list[Selection]], Diagnostics]:
+    """Every non-built-in provider the module tree requires, with its version constraints,
+    and the diagnostics of working that out (`engine.configs.provider_reqs`)."""
+    from engine.configs.provider_reqs import provider_requirements
+
+    found, diags = provider_requirements(config)
     reqs: dict[ProviderAddr, list[Selection]] = {}
-
-    def need(given: Any, text: str) -> None:
-        addr = _addr(given)
-        if addr.is_builtin:
-            return
-        reqs.setdefault(addr, []).extend(_parse(text))
-
-    for node in config.walk():
-        m = node.module
-        for rp in m.required_providers.values():
-            need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
-        for r in m.all_resources():
-            need(m.resource_provider(r), "")
-        for p in m.import_providers():
-            need(p, "")
-        for pc in m.provider_configs.values():
-            need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
-    return reqs
+    for addr, constraints in found.items():
+        if not addr.is_builtin:
+            reqs[addr] = [sel for text in constraints for sel in _parse(text)]
+    return reqs, diags
 
 
 def selection_errors(config: Config, locks: Locks) -> list[str]:
-    """terraform's VerifyDependencySelections: one line per inconsistency, sorted."""
+    """terraform's VerifyDependencySelections: one line per inconsistency, sorted; a
+    configuration whose requirements have errors gives the line "failed to determine the
+    configuration's provider requirements: ..." with them (as HCL's `Error()`)."""
+    reqs, diags = requirements(config)
     errs: list[str] = []
-    for addr, sels in requirements(config).items():
+    if diags.has_errors:
+        errs.append("failed to determine the configuration's provider requirements: "
+                    + hcl_error_text(diags))
+    for addr, sels in reqs.items():
         lock = locks.provider(addr)
         if lock is None:
             errs.append(f"provider {addr}: required by this configuration but no version is selected")

@@ -178,7 +178,7 @@ def prepare_inputs(
         if checked.has_errors:
             return None, Diagnostics([*diags, *more, *checked])
         return Inputs(config, given.values, given.given, validated=True, warnings=more), diags
-    static = validate_statically(config, registry)
+    static = validate_statically(config, registry, working_dir)
     if static.has_errors:
         return None, Diagnostics([*diags, *more, *(d for d in static if d.is_error)])
     return Inputs(config, given.values, given.given, warnings=more), diags
@@ -207,16 +207,24 @@ def declares_resources(config: Config) -> bool:
     return any(node.module.all_resources() for node in config.walk())
 
 
-def validate_statically(config: Config, registry: ProviderRegistry) -> Diagnostics:
-    """The part of terraform's validate walk that needs no values: references (resource
-    attributes against their schemas), then provisioner blocks."""
+def validate_statically(config: Config, registry: ProviderRegistry,
+                        working_dir: str = ".") -> Diagnostics:
+    """The part of terraform's validate walk that needs no resource values: import blocks
+    whose target module does not exist (alone, as terraform finds them building its graph),
+    references (resource attributes against their schemas), then the import blocks'
+    targets (engine.plans.validate_imports) and provisioner blocks."""
     from engine.configs.refcheck import check_references
     from engine.plans.validate import resource_ref_check
+    from engine.plans.validate_imports import validate_imports
 
+    imports = validate_imports(config, working_dir)
+    if imports.graph_errors:
+        return imports.diags
     static = check_references(config, resource_ref_check(registry))
     if not static.has_errors:
         from engine.provisioners import validate_config_provisioners
 
+        static.extend(imports.diags)
         static.extend(validate_config_provisioners(config))
     return static
 

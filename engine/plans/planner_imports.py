@@ -114,18 +114,18 @@ def target_node(imp: Import) -> Node | None:
     return Node(RESOURCE, Module(tuple(mods)), f"{names[0]}.{names[1]}")
 
 
-def _address_text(expr: Expr, each: dict[str, Value], evaluate: Any,
+def address_text(expr: Expr, each: dict[str, Value], evaluate: Any,
                   diags: Diagnostics) -> str | None:
     """The address `to` names, its index keys evaluated with `each` only."""
     expr = unwrap(expr)
     if isinstance(expr, ast.ScopeTraversalExpr):
         return ast.traversal_str(expr.traversal)
     if isinstance(expr, ast.RelativeTraversalExpr):
-        inner = _address_text(expr.source, each, evaluate, diags)
+        inner = address_text(expr.source, each, evaluate, diags)
         return None if inner is None else inner + ast.traversal_str(
             (TraverseRoot("", expr.range), *expr.traversal))
     if isinstance(expr, ast.IndexExpr):
-        inner = _address_text(expr.collection, each, evaluate, diags)
+        inner = address_text(expr.collection, each, evaluate, diags)
         if inner is None:
             return None
         key, more = evaluate(expr.key, each)
@@ -208,7 +208,7 @@ def expand_block(scope: Any, imp: Import, res: Any) -> tuple[list[ImportTarget],
     if diags.has_errors or imp.to is None:
         return out, diags
     for each in eaches:
-        text = _address_text(imp.to, each, scope.evaluate, diags)
+        text = address_text(imp.to, each, scope.evaluate, diags)
         if text is None:
             return out, diags
         try:

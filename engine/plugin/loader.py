@@ -48,13 +48,11 @@ def schema_cache_dir(workdir: str) -> str:
     return os.path.join(workdir, data_dir, SCHEMA_CACHE)
 
 
-def _addr(given: Any) -> ProviderAddr:
-    """engine.addrs' provider address for the configuration layer's one."""
-    return ProviderAddr(given.hostname, given.namespace, given.type)
-
-
 def needed_providers(config: Any | None, state: State | None) -> list[ProviderAddr]:
-    """Every non-built-in provider `config` and `state` use, in first-seen order."""
+    """Every non-built-in provider `config` (`engine.configs.provider_reqs`, its diagnostics
+    left to the commands that report them) and `state` use, in first-seen order."""
+    from engine.configs.provider_reqs import provider_requirements
+
     out: list[ProviderAddr] = []
 
     def add(p: ProviderAddr) -> None:
@@ -62,16 +60,8 @@ def needed_providers(config: Any | None, state: State | None) -> list[ProviderAd
             out.append(p)
 
     if config is not None:
-        for node in config.walk():
-            m = node.module
-            for rp in m.required_providers.values():
-                add(_addr(rp.addr))
-            for pc in m.provider_configs.values():
-                add(_addr(m.provider_for_local_name(pc.name)))
-            for r in m.all_resources():
-                add(_addr(m.resource_provider(r)))
-            for p in m.import_providers():
-                add(_addr(p))
+        for p in provider_requirements(config)[0]:
+            add(p)
     if state is not None:
         for rs in state.resources:
             try:

@@ -1,7 +1,10 @@
 """Selecting and installing provider packages into `.terraform/providers`, as `terraform init`.
 
 `ensure_providers(requirements, prior_locks, source, workdir, upgrade, say)` returns the new
-`Locks` and diagnostics. For each required provider (sorted by address):
+`Locks` and diagnostics. A built-in provider (`terraform.io/builtin/terraform`) is only
+announced ("- terraform.io/builtin/terraform is built in to groundplan"; an unknown type or a
+version constraint is an error), before the others. For each other required provider (sorted
+by address):
 
 1. selection: the locked version unless `upgrade` (it must still meet the constraints), else
    the newest version the source offers that meets them;
@@ -40,6 +43,8 @@ from engine.getproviders.versions import (
 )
 
 PROVIDERS_DIR = os.path.join(".terraform", "providers")
+#: the types of terraform.io/builtin providers there are (terraform's builtInProviderTypes)
+BUILTIN_TYPES = ("terraform",)
 CHECKSUM_DOCS = (
     "https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification"
 )
@@ -218,6 +223,21 @@ def _install_one(
         result.incomplete.append(p)
 
 
+def _builtin(req: Requirement, say: Callable[[str], None]) -> Diagnostics:
+    """A built-in provider needs no installation: terraform's "is built in" line, or its
+    "Invalid dependency on built-in provider" for a type it does not have or a constraint."""
+    p = req.provider
+    if p.type not in BUILTIN_TYPES:
+        problem = f'this groundplan release has no built-in provider named "{p.type}"'
+    elif req.selections:
+        problem = "built-in providers do not support explicit version constraints"
+    else:
+        say(f"- {p.for_display()} is built in to groundplan")
+        return Diagnostics()
+    return Diagnostics([error("Invalid dependency on built-in provider",
+                              f"Cannot use {p.for_display()}: {problem}.")])
+
+
 def ensure_providers(
     requirements: list[Requirement], prior_locks: Locks, source: MultiSource, workdir: str,
     upgrade: bool, say: Callable[[str], None],
@@ -225,7 +245,13 @@ def ensure_providers(
     """Select, install and lock every required provider (see the module docstring)."""
     result = Result(Locks(), Diagnostics())
     selected: list[tuple[Requirement, Version]] = []
-    for req in sorted(requirements, key=lambda r: str(r.provider)):
+    ordered = sorted(requirements, key=lambda r: str(r.provider))
+    for req in ordered:
+        if req.provider.is_builtin:
+            result.diags.extend(_builtin(req, say))
+    for req in ordered:
+        if req.provider.is_builtin:
+            continue
         version, diags = _select(req, prior_locks.provider(req.provider), source, upgrade, say)
         result.diags.extend(diags)
         if version is not None:

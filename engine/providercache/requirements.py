@@ -11,43 +11,41 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from engine.addrs import Provider as ProviderAddr
+from engine.addrs import AddressSyntaxError, parse_abs_provider_config
 from engine.cliconfig import CliConfig
 from engine.depsfile import LOCK_FILE, load_locks
 from engine.diags import Diagnostics, error
 from engine.getproviders.source import build_source
 from engine.getproviders.versions import ConstraintError, parse_constraints
 from engine.providercache.install import Requirement, ensure_providers
+from engine.states.state import State
 
 
-def config_requirements(config: object) -> tuple[list[Requirement], Diagnostics]:
-    """Every non-built-in provider the configuration needs, with the version constraints
-    of its modules' `required_providers` and provider blocks (as `terraform init` reads them)."""
-    diags = Diagnostics()
-    reqs: dict[ProviderAddr, Requirement] = {}
+def config_requirements(config: object, state: State | None = None
+                        ) -> tuple[list[Requirement], Diagnostics]:
+    """Every provider the configuration needs (built-in ones too: the installer announces
+    them), with the version constraints of its modules' `required_providers` and provider
+    blocks (as `terraform init` reads them: `engine.configs.provider_reqs`, whose diagnostics
+    come back too), and then every provider `state`'s resources name, without constraints
+    (terraform's `reqs.Merge(state.ProviderRequirements())`)."""
+    from engine.configs.provider_reqs import provider_requirements
 
-    def need(given: object, text: str) -> None:
-        # configs has its own provider address type: use the engine.addrs one
-        addr = ProviderAddr(given.hostname, given.namespace, given.type)  # type: ignore[attr-defined]
-        if addr.is_builtin:
-            return
-        req = reqs.setdefault(addr, Requirement(addr))
+    found, diags = provider_requirements(config)
+    for rs in state.resources if state is not None else []:
         try:
-            req.selections.extend(parse_constraints(text))
-        except ConstraintError as exc:
-            diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
-
-    for node in config.walk():  # type: ignore[attr-defined]
-        m = node.module
-        for rp in m.required_providers.values():
-            need(rp.addr, rp.requirement.text if rp.requirement is not None else "")
-        for pc in m.provider_configs.values():
-            need(m.provider_for_local_name(pc.name), pc.version.text if pc.version is not None else "")
-        for r in m.all_resources():
-            need(m.resource_provider(r), "")
-        for p in m.import_providers():
-            need(p, "")
-    return list(reqs.values()), diags
+            found.setdefault(parse_abs_provider_config(rs.provider).provider, [])
+        except AddressSyntaxError:
+            continue
+    reqs: list[Requirement] = []
+    for addr, constraints in found.items():
+        req = Requirement(addr)
+        for text in constraints:
+            try:
+                req.selections.extend(parse_constraints(text))
+            except ConstraintError as exc:
+                diags.append(error("Invalid provider version constraint", f"{addr}: {exc}."))
+        reqs.append(req)
+    return reqs, diags
 
 
 def install_locked(

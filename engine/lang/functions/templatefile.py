@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.diags import hcl_error_text
 from engine.gocompat.strconv import quote as go_quote
 from engine.lang.functions import FunctionTable
 from engine.lang.functions.base import Function, FunctionError, Param
@@ -27,18 +28,10 @@ def valid_identifier(name: str) -> bool:
 
 
 def diagnostics_error(diags: Any) -> str:
-    """HCL's `Diagnostics.Error()`: `<range>: <summary>; <detail>` for the first error."""
+    """HCL's `Diagnostics.Error()` of the errors in `diags` (of all of them when none is an
+    error)."""
     errors = [d for d in diags if d.is_error] or list(diags)
-    if not errors:
-        return "no diagnostics"
-    first = errors[0]
-    subject = str(first.subject) if first.subject is not None else "<nil>"
-    text = f"{subject}: {first.summary}; {first.detail}"
-    if len(errors) > 1:
-        text += f", and {len(errors) - 1} other diagnostic(s)"
-    return text
-
-
+    return hcl_error_text(errors)
 
 
 _PARAMS = (Param("path", STRING, allow_marked=True), Param("vars", DYNAMIC, allow_marked=True))

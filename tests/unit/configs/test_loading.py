@@ -17,6 +17,7 @@ from engine.configs import (
     module_files,
     parse_provider_source,
 )
+from engine.configs.provider_reqs import provider_requirements
 from engine.diags import Diagnostics
 from engine.hcl.ast import traversal_str
 from engine.values import NUMBER, STRING, ListType, ObjectType, Value
@@ -621,7 +622,49 @@ moved {
 """})
     config, diags = load_here(tmp_path)
     assert not diags.has_errors
-    assert [str(p) for p in config.module.import_providers()] == [
-        "registry.terraform.io/hashicorp/local",
+    reqs, rdiags = provider_requirements(config)
+    assert not rdiags.has_errors
+    assert [str(p) for p in reqs] == [
         "example.com/acme/template",
+        "registry.terraform.io/hashicorp/aws",
+        "registry.terraform.io/hashicorp/local",
+    ]
+
+
+def test_import_provider_must_agree_with_its_declared_target(tmp_path: Path) -> None:
+    """terraform's "Invalid import provider argument" (at the `provider` argument) for an
+    import block naming a provider while its declared target names none or another one."""
+    write(tmp_path, {"main.tf": """
+provider "terraform" {
+  alias = "x"
+}
+resource "terraform_data" "none" {}
+resource "terraform_data" "other" {
+  provider = terraform
+}
+resource "terraform_data" "same" {
+  provider = terraform.x
+}
+import {
+  to       = terraform_data.none
+  id       = "a"
+  provider = terraform.x
+}
+import {
+  to       = terraform_data.other
+  id       = "b"
+  provider = terraform.x
+}
+import {
+  to       = terraform_data.same
+  id       = "c"
+  provider = terraform.x
+}
+"""})
+    config, diags = load_here(tmp_path)
+    assert not diags.has_errors
+    _, rdiags = provider_requirements(config)
+    assert [(d.summary, d.subject.start.line if d.subject else None) for d in rdiags] == [
+        ("Invalid import provider argument", 15),
+        ("Invalid import provider argument", 20),
     ]
