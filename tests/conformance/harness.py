@@ -59,6 +59,23 @@ class Run:
         return json.loads(self.stdout, parse_float=Decimal, parse_int=Decimal)
 
 
+def shown_json_diagnostics(run: Run, terraform: bool, sort: bool = False) -> tuple[int, Any, str]:
+    """(exit code, stdout, stderr) of a command whose output may be `-json`: a JSON document
+    is parsed and terraform's human fields in its diagnostics (summary, detail) go through the
+    product-name substitution; with `sort`, the diagnostics are sorted (terraform's validate
+    walk is concurrent, so its JSON lists them in the order they were found)."""
+    if not run.stdout.startswith("{"):
+        return run.code, run.stdout, run.stderr
+    doc = json.loads(run.stdout)
+    for d in doc.get("diagnostics", []):
+        for k in ("summary", "detail"):
+            if terraform and k in d:
+                d[k] = as_groundplan(d[k], message=True)
+    if sort:
+        doc["diagnostics"] = sorted(doc.get("diagnostics", []), key=repr)
+    return run.code, doc, run.stderr
+
+
 def run_terraform(
     workdir: Path, *args: str, stdin: str | None = None, timeout: float = 120, raw: bool = False
 ) -> Run:

@@ -12,14 +12,12 @@ that is not a collection, and one not known until apply.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conformance.harness import Run, run_groundplan, run_terraform
-from tests.product_name import as_groundplan
+from tests.conformance.harness import Run, run_groundplan, run_terraform, shown_json_diagnostics
 
 pytestmark = pytest.mark.slow
 
@@ -155,19 +153,8 @@ import {
 
 
 def _shown(run: Run, terraform: bool) -> tuple[int, Any, str]:
-    """(exit code, stdout, stderr); `-json` output parsed, terraform's human fields in it
-    through the product-name substitution, its diagnostics sorted (terraform's validate walk
-    is concurrent: its JSON lists them in the order they were found; the human output is
-    sorted by position and compared as it is)."""
-    if not run.stdout.startswith("{"):
-        return run.code, run.stdout, run.stderr
-    doc = json.loads(run.stdout)
-    for d in doc.get("diagnostics", []):
-        for k in ("summary", "detail"):
-            if terraform and k in d:
-                d[k] = as_groundplan(d[k], message=True)
-    doc["diagnostics"] = sorted(doc.get("diagnostics", []), key=repr)
-    return run.code, doc, run.stderr
+    """The harness's shown_json_diagnostics, diagnostics sorted."""
+    return shown_json_diagnostics(run, terraform, sort=True)
 
 
 def _runs(tool: str, work: Path, files: dict[str, str]) -> list[tuple[int, Any, str]]:

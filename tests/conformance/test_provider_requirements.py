@@ -13,14 +13,12 @@ terraform's through the product-name substitution), and what a person sees must 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conformance.harness import Run, run_groundplan, run_terraform
-from tests.product_name import as_groundplan
+from tests.conformance.harness import Run, run_groundplan, run_terraform, shown_json_diagnostics
 
 pytestmark = pytest.mark.slow
 
@@ -76,16 +74,8 @@ CASES = {"import_provider": IMPORT_PROVIDER, "missing_providers": MISSING_PROVID
 
 
 def _shown(run: Run, terraform: bool) -> tuple[int, Any, str]:
-    """(exit code, stdout, stderr); `-json` output parsed, terraform's human fields in it
-    (summary, detail) through the product-name substitution."""
-    if not run.stdout.startswith("{"):
-        return run.code, run.stdout, run.stderr
-    doc = json.loads(run.stdout)
-    for d in doc.get("diagnostics", []):
-        for k in ("summary", "detail"):
-            if terraform and k in d:
-                d[k] = as_groundplan(d[k], message=True)
-    return run.code, doc, run.stderr
+    """The harness's shown_json_diagnostics."""
+    return shown_json_diagnostics(run, terraform)
 
 
 def _runs(tool: str, work: Path, config: str, *commands: tuple[str, ...]) -> list[tuple[int, Any, str]]:
