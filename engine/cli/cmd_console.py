@@ -58,6 +58,7 @@ def run_console(meta: Meta, args: list[str]) -> int:
     if rest is None:
         return 1
     ui = meta.ui
+    ui.compact_warnings = ui.compact_warnings or bool(fs.get("compact-warnings"))
     config, diags = meta.load_config()
     if diags.has_errors or config is None:
         ui.diagnostics(diags)

@@ -23,6 +23,7 @@ from io import StringIO
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.meta import Meta
 from engine.diags import Diagnostic, error, render_diagnostic
+from engine.diags.presentation import for_people
 from engine.hcl.format_rewrite import format_terraform
 
 SUPPORTED_EXTS = (".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl")
@@ -189,16 +190,6 @@ def _flag_error(meta: Meta, exc: FlagError) -> int:
     return 1
 
 
-def _sort_key(diag: Diagnostic) -> tuple[int, int, int, str, int, int]:
-    """tfdiags' order: warnings first, then diagnostics without a subject, then by file
-    (fewer path segments first), start and end offset; otherwise as reported."""
-    subj = diag.subject
-    if subj is None:
-        return (int(diag.is_error), 0, 0, "", 0, 0)
-    name = subj.filename
-    return (int(diag.is_error), 1, name.count(os.sep), name, subj.start_offset, subj.end_offset)
-
-
 def _show(meta: Meta, diags: list[Diagnostic]) -> None:
     # Unlike other commands, fmt registers its inputs (stdin too) as configuration sources,
     # so every diagnostic shows its source line.
@@ -207,7 +198,7 @@ def _show(meta: Meta, diags: list[Diagnostic]) -> None:
     from engine.cli.ui import wrap_detail
 
     ui = meta.ui
-    for diag in sorted(diags, key=_sort_key):
+    for diag, _ in for_people(diags):
         if diag.detail:
             diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, 75 if ui.color else 77))
         text = render_diagnostic(diag, color=ui.color, box=ui.color)

@@ -62,10 +62,17 @@ def run_validate(meta: Meta, args: list[str]) -> int:
     if diags.has_errors:
         return 1
     if diags.warnings:
-        meta.ui.out(
-            "[green][bold]Success![reset] The configuration is valid, but there were some "
-            "validation warnings as shown above.\n"
-        )
+        _result(meta, "[green][bold]Success![reset] The configuration is valid, but there "
+                      "were some validation warnings as shown above.\n")
         return 0
-    meta.ui.out("[green][bold]Success![reset] The configuration is valid.\n")
+    _result(meta, "[green][bold]Success![reset] The configuration is valid.\n")
     return 0
+
+
+def _result(meta: Meta, message: str) -> None:
+    """The closing line as terraform prints it: coloured first, then word-wrapped at 78
+    columns (so the colour codes count toward the width, as in terraform)."""
+    from engine.cli.ui import colorize
+    from engine.plans.render_human import word_wrap
+
+    meta.ui.raw(word_wrap(colorize(message, meta.ui.color), 78) + "\n")

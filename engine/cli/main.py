@@ -58,6 +58,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: Commands whose output terraform renders through a view: they take `-compact-warnings`
+#: anywhere in their arguments (terraform's arguments.ParseView).
+VIEW_COMMANDS = frozenset({"apply", "destroy", "modules", "output", "plan", "refresh", "show",
+                           "test", "validate"})
+
+
 #: Entry-point group through which installed packages add commands (the control plane's
 #: `cloud` command lives in `functions`, which the engine never imports by name).
 PLUGIN_GROUP = "groundplan.commands"
@@ -145,6 +151,10 @@ def run(argv: list[str], ui: Ui) -> int:
         return 127
     name, rest = args[0], args[1:]
     rest = env_args(name, rest)
+    if name in VIEW_COMMANDS and "-compact-warnings" in rest:
+        # terraform's arguments.ParseView takes the flag out wherever it appears
+        ui.compact_warnings = True
+        rest = [a for a in rest if a != "-compact-warnings"]
     entry = COMMANDS.get(name)
     plugin = plugin_command(name) if entry is None else None
     if plugin is not None:

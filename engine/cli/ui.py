@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from engine.diags import Diagnostic, render_diagnostic
+from engine.diags.presentation import compact_warnings, for_people
 
 _CODES = {
     "reset": "0",
@@ -98,6 +99,8 @@ class Ui:
         self.stderr = stderr if stderr is not None else sys.stderr
         self.stdin = stdin if stdin is not None else sys.stdin
         self.color = color
+        # -compact-warnings: warnings without errors are listed by summary only
+        self.compact_warnings = False
 
     def out(self, text: str = "", newline: bool = True) -> None:
         """Write `text` (colour tags allowed) to stdout."""
@@ -115,8 +118,17 @@ class Ui:
         self.stderr.flush()
 
     def diagnostics(self, diags: Iterable[Diagnostic]) -> None:
-        """Render each diagnostic, errors to stderr, warnings to stdout."""
-        for diag in diags:
+        """Render the diagnostics as terraform's views do: sorted and with repeated warnings
+        consolidated (engine.diags.presentation), errors to stderr, warnings to stdout."""
+        groups = for_people(diags)
+        if self.compact_warnings and groups and not any(d.is_error for d, _ in groups):
+            # terraform: warnings alone, with -compact-warnings, are listed by summary
+            self.stdout.write("\n" + colorize("[bold][yellow]Warnings:[reset]\n\n", self.color)
+                              + compact_warnings(groups) + "\nTo see the full warning notes, "
+                              "run groundplan without -compact-warnings.\n")
+            self.stdout.flush()
+            return
+        for diag, _ in groups:
             width = 75 if self.color else 77
             if diag.detail:
                 diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, width))
@@ -135,8 +147,13 @@ class Ui:
     def legacy_diagnostics(self, diags: Iterable[Diagnostic]) -> None:
         """Diagnostics as terraform's older commands print them (`state`, `taint`, ...):
         each passed through cli.Ui (errors in red when colour is on), so followed by one more
-        line break on its stream."""
-        for diag in diags:
+        line break on its stream; sorted and consolidated as `diagnostics`."""
+        diags = list(diags)
+        if self.compact_warnings and diags and not any(d.is_error for d in diags):
+            self.diagnostics(diags)
+            self.out("")
+            return
+        for diag, _ in for_people(diags):
             if diag.is_error and self.color:
                 self.stderr.write("\x1b[31m")
             self.diagnostics([diag])

@@ -22,6 +22,7 @@ from engine.addrs import ModuleInstance
 from engine.checks.state import ASSERTION, CHECK_DATA, ERROR, FAIL, PASS, ChecksState, in_module
 from engine.core.conditions import check_rules
 from engine.diags import Diagnostics, Severity
+from engine.diags.presentation import NO_CONSOLIDATE
 from engine.values import Value
 
 
@@ -39,7 +40,9 @@ def assert_check_block(tree: Any, checks: ChecksState, mi: ModuleInstance, chk: 
 
 
 def _as_warnings(diags: Diagnostics) -> Diagnostics:
-    return Diagnostics([dataclasses.replace(d, severity=Severity.WARNING) if d.is_error else d
+    """Errors as warnings, every one tagged as a check block's (never consolidated in
+    human output, as terraform's CheckRuleDiagnosticExtra)."""
+    return Diagnostics([dataclasses.replace(d, severity=Severity.WARNING, extra=NO_CONSOLIDATE)
                         for d in diags])
 
 

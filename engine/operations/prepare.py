@@ -67,6 +67,9 @@ class Inputs:
     #: warnings about the input values (undeclared variables): terraform shows them with the
     #: plan's diagnostics, after the plan, not before it
     warnings: Diagnostics = field(default_factory=Diagnostics)
+    #: the validate walk's warnings found before planning (redundant ignore_changes paths),
+    #: shown with the plan's diagnostics too
+    validate_warnings: Diagnostics = field(default_factory=Diagnostics)
 
 
 def config_path(working_dir: str, directory: str) -> str:
@@ -181,7 +184,13 @@ def prepare_inputs(
     static = validate_statically(config, registry, working_dir)
     if static.has_errors:
         return None, Diagnostics([*diags, *more, *(d for d in static if d.is_error)])
-    return Inputs(config, given.values, given.given, warnings=more), diags
+    from engine.plans.validate import ignore_changes_problems
+
+    lifecycle = ignore_changes_problems(config, registry)
+    if lifecycle.has_errors:
+        return None, Diagnostics([*diags, *more, *lifecycle])
+    return Inputs(config, given.values, given.given, warnings=more,
+                  validate_warnings=lifecycle), diags
 
 
 def encryption_checked(encryption: OperationEncryption | None, config: Config) -> Diagnostics:

@@ -17,13 +17,15 @@
   object, its arguments evaluated as the validate walk does (engine.plans.validate_eval); resource
   types the provider does not have are "Invalid resource type" — what `validate` reports for resources;
   the provider's diagnostics point at the argument they name (engine.core.diag_paths).
+  A managed resource's `ignore_changes` paths are checked against its schema
+  (`ignore_changes_diagnostics`) before the provider's validation, as in terraform.
   Each module's provider blocks are validated first (engine.plans.validate_providers); the
   resources of a provider configuration with errors are not validated, as in terraform.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.addrs import AbsProviderConfig
@@ -32,13 +34,14 @@ from engine.core.diag_paths import in_config_body
 from engine.diags import Diagnostics, error, warning
 from engine.gocompat.strconv import quote as go_quote
 from engine.graph.steps import provider_addr_for
-from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex
+from engine.hcl.ast import Traversal, TraverseAttr, TraverseIndex, TraverseRoot
 from engine.lang.eval_traversal import traverse_rel
 from engine.plans.validate_eval import argument_evaluator, module_scope
 from engine.plans.validate_providers import validate_provider_blocks
+from engine.plugin.paths import AttributePath, AttrStep
 from engine.plugin.protocol import ValidateDataResourceConfigRequest, ValidateResourceConfigRequest
 from engine.plugin.registry import ProviderRegistry
-from engine.plugin.schema import Block, NestedBlock, Nesting, Schema
+from engine.plugin.schema import Attribute, Block, NestedBlock, Nesting, Schema
 from engine.values import Value
 from engine.values.value import UNKNOWN
 
@@ -94,6 +97,82 @@ def static_validate_traversal(block: Block, steps: Traversal) -> Diagnostics:
         f"This object has no argument, nested block, or exported attribute named "
         f"{go_quote(name)}.{_suggest(name, names)}", step.range))
     return diags
+
+
+def ignore_changes_diagnostics(res: Any, block: Block) -> Diagnostics:
+    """terraform's checks of a managed resource's `ignore_changes` paths: each is statically
+    validated against the schema ("Unsupported attribute", ...), and, while no error has been
+    found, a path naming a computed attribute that is not optional gets the "Redundant
+    ignore_changes element" warning on the resource's type label."""
+    diags = Diagnostics()
+    for trav in res.lifecycle.ignore_changes:
+        steps: Traversal = tuple(TraverseAttr(s.name, s.range) if isinstance(s, TraverseRoot)
+                                 else s for s in trav)
+        diags.extend(static_validate_traversal(block, steps))
+        if diags.has_errors:
+            continue
+        path = _traversal_path(steps)
+        attr = _attribute_by_path(block, path)
+        if attr is not None and attr.computed and not attr.optional:
+            diags.append(warning(
+                "Redundant ignore_changes element",
+                "Adding an attribute name to ignore_changes tells groundplan to ignore future "
+                "changes to the argument in configuration after the object has been created, "
+                "retaining the value originally configured.\n\nThe attribute "
+                f"{path} is decided by the provider alone and therefore there can be no "
+                "configured value to compare with. Including this attribute in ignore_changes "
+                "has no effect. Remove the attribute from ignore_changes to quiet this warning.",
+                res.type_range))
+    return diags
+
+
+def ignore_changes_problems(config: Any, registry: ProviderRegistry) -> Diagnostics:
+    """`ignore_changes_diagnostics` of every managed resource with `ignore_changes` paths in
+    every module whose provider schema is available (the plan's part of the validate walk:
+    a provider that cannot give its schema is reported by the plan itself)."""
+    diags = Diagnostics()
+    for node in config.walk():
+        for res in node.module.all_resources():
+            if res.mode != "managed" or not res.lifecycle.ignore_changes:
+                continue
+            schema = _schema(registry, node, res)
+            if schema is not None:
+                diags.extend(ignore_changes_diagnostics(res, schema.block))
+    return diags
+
+
+def _traversal_path(steps: Traversal) -> AttributePath:
+    path = AttributePath.root()
+    for step in steps:
+        if isinstance(step, TraverseAttr):
+            path = path.attr(step.name)
+        elif isinstance(step, TraverseIndex) and isinstance(step.key, Value):
+            path = path.index(step.key)
+    return path
+
+
+def _attribute_by_path(block: Block, path: AttributePath) -> Attribute | None:
+    """configschema's Block.AttributeByPath: index steps are passed over, a path that goes on
+    past an attribute without nested attributes names nothing."""
+    attrs: Mapping[str, Attribute] = block.attributes
+    cur: Block | None = block
+    steps = path.steps
+    for i, step in enumerate(steps):
+        if not isinstance(step, AttrStep):
+            continue
+        attr = attrs.get(step.name)
+        if attr is not None:
+            if i == len(steps) - 1:
+                return attr
+            if attr.nested_type is None:
+                return None
+            return _attribute_by_path(
+                Block(attributes=attr.nested_type.attributes), AttributePath(steps[i + 1:]))
+        nested = cur.block_types.get(step.name) if cur is not None else None
+        if nested is None:
+            return None
+        cur, attrs = nested.block, nested.block.attributes
+    return None
 
 
 def _nested_traversal(type_name: str, nb: NestedBlock, steps: Traversal) -> Diagnostics:
@@ -219,6 +298,8 @@ def validate_resources(config: Any, registry: ProviderRegistry, cwd: str = ".",
                 diags.extend(more)
                 if more.has_errors:
                     continue
+                if res.mode == "managed":
+                    diags.extend(ignore_changes_diagnostics(res, schema.block))
                 provider = provider_addr_for(node, res).provider
                 if provider not in instances:
                     instances[provider] = registry.new_instance(provider)[0]
