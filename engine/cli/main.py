@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "run_console",
         "Try groundplan expressions at an interactive command prompt",
     ),
+    "modules": ("cmd_modules", "run_modules", "Show all declared modules in a working directory"),
     "output": ("cmd_output", "run_output", "Show output values from your root module"),
     "show": ("cmd_show", "run_show", "Show the current state or a saved plan"),
     "version": ("cmd_version", "run_version", "Show the current Terraform version"),

@@ -38,6 +38,18 @@ Options:
                     a file. If "terraform.tfvars" or any ".auto.tfvars"
                     files are present, they will be automatically loaded.
 """,
+    "modules": """
+Usage: groundplan [global options] modules [options]
+
+  Prints out a list of all declared groundplan modules and their resolved versions
+  in a groundplan working directory.
+
+Options:
+
+  -json            If specified, output declared groundplan modules and
+                   their resolved versions in a machine-readable format.
+
+""",
     "output": """Usage: groundplan [global options] output [options] [NAME]
 
   Reads an output variable from a groundplan state file and prints
