@@ -98,7 +98,18 @@ def _removed(tool: str, work: Path, state: Path, mirror: Path) -> list[tuple[int
     run = _tool(tool)
     init = run(work, "init", "-no-color", f"-plugin-dir={mirror}")
     plan = run(work, "plan", "-no-color")
-    return [(init.code, _steady(init.stdout), init.stderr), (plan.code, plan.stdout, plan.stderr)]
+    return [(init.code, _steady(init.stdout), init.stderr),
+            (plan.code, _refreshed_in_order(plan.stdout), plan.stderr)]
+
+
+def _refreshed_in_order(plan_output: str) -> str:
+    """The plan's output with its "Refreshing state..." lines sorted: both tools refresh the
+    objects concurrently, so they print those lines in the order the reads finish."""
+    lines = plan_output.split("\n")
+    refreshing = [i for i, ln in enumerate(lines) if ": Refreshing state... " in ln]
+    for i, line in zip(refreshing, sorted(lines[i] for i in refreshing), strict=True):
+        lines[i] = line
+    return "\n".join(lines)
 
 
 def test_init_installs_the_providers_only_the_state_names(tmp_path: Path, state: Path,
@@ -120,7 +131,14 @@ def _not_installed(tool: str, work: Path, state: Path, mirror: Path) -> tuple[in
     assert run(work, "init", "-no-color", f"-plugin-dir={mirror}").code == 0
     shutil.copy(state, work / "terraform.tfstate")
     plan = run(work, "plan", "-no-color")
-    return plan.code, plan.stdout, plan.stderr
+    return plan.code, plan.stdout, _errors_in_order(plan.stderr)
+
+
+def _errors_in_order(stderr: str) -> str:
+    """The errors sorted: terraform finds the providers the state requires in Go's map order,
+    so it reports the missing ones in an order that changes from run to run."""
+    head, *errors = stderr.split("\nError: ")
+    return "\nError: ".join([head, *sorted(errors)])
 
 
 def test_plan_names_each_provider_the_state_needs(tmp_path: Path, state: Path,
