@@ -2,7 +2,8 @@
 
 Steps, in Terraform's order and words: load the root module and the backend ("Initializing
 the backend...", unless `-backend=false`);
-install the module tree (`engine.initwd`: local sources, `.terraform/modules/modules.json`);
+install the module tree (`engine.initwd`: local, registry and remote sources,
+`.terraform/modules/modules.json`);
 load the whole configuration; gather every provider requirement (`engine.configs.provider_reqs`:
 required_providers, resources, import blocks, provider blocks; then the providers the current
 state names, so that objects of resources no longer configured can be destroyed); announce
@@ -222,7 +223,8 @@ def run_init(meta: Meta, args: list[str]) -> int:
     cwd = meta.cwd
     plugin_dirs = [os.path.abspath(d) for d in (fs.get("plugin-dir") or [])]
     lines: list[str] = []
-    installed = install_modules(cwd, lines.append) if fs.get("get") else None
+    installed = (install_modules(cwd, lines.append, bool(fs.get("upgrade")), meta.environ)
+                 if fs.get("get") else None)
     if installed is not None and installed.diags.has_errors and not installed.root.files:
         ui.diagnostics(installed.diags)
         return 1
