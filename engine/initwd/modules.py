@@ -9,8 +9,8 @@ directory relative to the root (`mod/sub`, or inside a remote package
 of a registry module and the package's `//subdir`). A module the existing manifest records is
 reused, silently, unless `upgrade`, its source changed or its version no longer meets the
 constraint. The manifest `{"Modules":[{"Key":"","Source":"","Dir":"."}, {"Key":"a",
-"Source":"./mod","Dir":"mod"}, ...]}` is written compactly, as Terraform writes it, when the
-walk found no errors.
+"Source":"./mod","Dir":"mod"}, ...]}` is written compactly, as Terraform writes it, also
+after errors (the modules that were installed).
 
 `say(line)` receives the progress lines (`- a.b in mod/sub`, `Downloading SRC for KEY...`).
 """
@@ -123,7 +123,7 @@ def _walk(
             say(f"- {key} in {child_rel}")
         else:
             inst = os.path.join(MODULES_DIR, key)
-            got, version, diags = w.remote.install(name, mc, key, os.path.join(root_dir, inst), say)
+            got, version, diags = w.remote.install(name, mc, key, os.path.normpath(os.path.join(root_dir, inst)), say)
             out.diags.extend(diags)
             if got is None:
                 continue
