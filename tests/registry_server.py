@@ -23,6 +23,7 @@ import json
 import ssl
 import tarfile
 import threading
+from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ def _name(cn: str) -> x509.Name:
 
 def make_certs(directory: Path) -> tuple[Path, Path, Path]:
     """(ca.pem, server.pem, server-key.pem) for 127.0.0.1 and localhost."""
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca = (
         x509.CertificateBuilder().subject_name(_name("groundplan test CA")).issuer_name(_name("groundplan test CA"))
@@ -69,7 +70,7 @@ def make_certs(directory: Path) -> tuple[Path, Path, Path]:
     return paths
 
 
-def tar_gz(files: dict[str, str | bytes], extra: list[tarfile.TarInfo] | None = None) -> bytes:
+def tar_gz(files: Mapping[str, str | bytes], extra: list[tarfile.TarInfo] | None = None) -> bytes:
     """A .tar.gz of `files` (name -> content), plus raw `extra` members (links, escapes)."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tf:
@@ -96,7 +97,7 @@ class ModuleRegistry:
         registry = self
 
         class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (BaseHTTPRequestHandler's name)
+            def log_message(self, format: str, *args: Any) -> None:
                 return
 
             def _reply(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
@@ -108,10 +109,10 @@ class ModuleRegistry:
                 if self.command != "HEAD":
                     self.wfile.write(body)
 
-            def do_HEAD(self) -> None:  # noqa: N802 (http.server's name)
+            def do_HEAD(self) -> None:
                 self.do_GET()
 
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            def do_GET(self) -> None:
                 path = self.path.split("?")[0]
                 registry.requests.append((path, self.headers.get("Authorization", "")))
                 if path == "/.well-known/terraform.json":
