@@ -10,7 +10,7 @@ off the `//subdir`; it raises `ValueError` with terraform's message.
 go-getter client does for the getters it ships that groundplan supports: `git::` (the `git`
 binary: `clone`, `?ref=` checked out, `?depth=` shallow), `http(s)` (an archive by its
 extension or `?archive=`, else the `X-Terraform-Get` header or `terraform-get` meta tag of the
-page, followed up to 10 times), `file` (an archive is unpacked, a directory linked).
+page, a full address, followed up to 10 times), `file` (an archive is unpacked, a directory linked).
 Archives are unpacked by `engine.initwd.archive` (no entry may leave `dest`). A package
 already fetched during this `init` is copied from its first directory. Failures raise
 `FetchError` whose text is go-getter's.
@@ -251,11 +251,9 @@ class PackageFetcher:
             source = parser.source
         if not source:
             raise FetchError("no source URL was returned")
-        force, rest = _forced(source)
-        if not force and not _SCHEME.match(rest):
-            source = urllib.parse.urljoin(resp.url, rest)
-        else:
-            source = _detect(source)
+        # go-getter detects the returned source with no detectors: it must be a full address
+        if not _SCHEME.match(_forced(source)[1]):
+            raise FetchError(f"invalid source string: {source}")
         self._get(dest, source, depth + 1)
 
     def _file_dir(self, dest: str, u: urllib.parse.SplitResult) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import posixpath
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostics, error
 from engine.gocompat.json_syntax import go_syntax_error
-from engine.initwd.remote import RemoteInstaller, source_string
+from engine.initwd.remote import RemoteInstaller, package_of, source_string
 
 MODULES_DIR = os.path.join(".terraform", "modules")
 MANIFEST = os.path.join(MODULES_DIR, "modules.json")
@@ -90,7 +91,7 @@ class _Walk:
                 del self.prior[k]
             return None
         assert record is not None
-        return record if os.path.isdir(os.path.join(self.root_dir, record.dir)) else None
+        return record if record.dir and os.path.isdir(os.path.join(self.root_dir, record.dir)) else None
 
 
 def _local_source(source: str) -> str:
@@ -99,8 +100,33 @@ def _local_source(source: str) -> str:
     return clean if clean.startswith("../") or clean == ".." else "./" + clean
 
 
+# (package address, the path inside it as terraform tracks it from "*", the first module
+# whose local source left it or "") for modules that belong to a remote package
+_Package = tuple[str, str, str]
+
+
+def _package_step(pkg: _Package | None, mc: ModuleCall, path: tuple[str, ...]) -> _Package | None:
+    if not is_local_source(mc.source):
+        addr, subdir = package_of(mc.source)
+        return addr, posixpath.normpath(posixpath.join("*", subdir)), ""
+    if pkg is None:
+        return None
+    nxt = posixpath.normpath(posixpath.join(pkg[1], mc.source.replace("\\", "/")))
+    escapee = pkg[2] or ("" if nxt.startswith("*/") else ".".join(f"module.{p}" for p in path))
+    return pkg[0], nxt, escapee
+
+
+def _escape_error(pkg: _Package) -> Diagnostics:
+    return Diagnostics([error(
+        "Local module path escapes module package",
+        f"The given source directory for {pkg[2]} would be outside of its containing package "
+        f'"{pkg[0]}". Local source addresses starting with "../" must stay within the same '
+        "package that the calling module belongs to.")])
+
+
 def _walk(
     module: Module, rel_dir: str, path: tuple[str, ...], w: _Walk, ancestors: tuple[str, ...] = (),
+    pkg: _Package | None = None,
 ) -> None:
     if len(path) >= _MAX_DEPTH:
         return
@@ -115,12 +141,15 @@ def _walk(
         local = is_local_source(mc.source)
         source = _local_source(mc.source) if local else source_string(mc.source)
         record = w.reusable(key, mc, source)
+        child_pkg = _package_step(pkg, mc, child_path)
         version = ""
         if record is not None:
             child_rel, version = record.dir, record.version
         elif local:
             child_rel = os.path.normpath(os.path.join(rel_dir, mc.source)).replace(os.sep, "/")
-            say(f"- {key} in {child_rel}")
+            escaped = child_pkg is not None and child_pkg[2]
+            if not escaped or os.path.isdir(os.path.join(root_dir, child_rel)):
+                say(f"- {key} in {child_rel}")
         else:
             inst = os.path.join(MODULES_DIR, key)
             got, version, diags = w.remote.install(name, mc, key, os.path.normpath(os.path.join(root_dir, inst)), say)
@@ -129,6 +158,12 @@ def _walk(
                 continue
             child_rel = os.path.relpath(got, root_dir).replace(os.sep, "/")
         directory = os.path.join(root_dir, child_rel)
+        if not os.path.isdir(directory) and local and child_pkg is not None and child_pkg[2]:
+            # as terraform: the call is recorded without a directory, and only the escape named
+            say(f"- {key} in")
+            out.records.append(ModuleRecord(key, source, ""))
+            out.diags.extend(_escape_error(child_pkg))
+            continue
         if not os.path.isdir(directory):
             out.diags.append(
                 error(
@@ -144,7 +179,7 @@ def _walk(
         child, diags = load_module(directory)
         out.diags.extend(diags)
         out.records.append(ModuleRecord(key, source, child_rel, version))
-        _walk(child, child_rel, child_path, w, ancestors)
+        _walk(child, child_rel, child_path, w, ancestors, child_pkg)
 
 
 def install_modules(root_dir: str, say: Callable[[str], None], upgrade: bool = False,

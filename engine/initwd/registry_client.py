@@ -137,10 +137,11 @@ def http_get(url: str, ctx: ssl.SSLContext, headers: dict[str, str] | None = Non
         return Response(resp.status, resp.reason, resp.headers, body, resp.geturl())
 
 
-def _go_error(exc: BaseException) -> str:
+def _go_error(exc: BaseException, url: str) -> str:
     reason = getattr(exc, "reason", exc)
     if isinstance(reason, ConnectionRefusedError):
-        return "connect: connection refused"
+        u = urllib.parse.urlsplit(url)
+        return f"dial tcp {u.hostname}:{u.port or 443}: connect: connection refused"
     if isinstance(reason, ssl.SSLCertVerificationError):
         return "tls: failed to verify certificate: x509: certificate signed by unknown authority"
     return str(reason)
@@ -178,7 +179,7 @@ class RegistryClient:
         try:
             resp = http_get(url, self.ctx, self._headers(host))
         except OSError as exc:
-            raise RegistryError(f"failed to request discovery document: Get \"{url}\": {_go_error(exc)}") from None
+            raise RegistryError(f"failed to request discovery document: Get \"{url}\": {_go_error(exc, url)}") from None
         if resp.status != 200:
             raise RegistryError(f"failed to request discovery document: {resp.status} {resp.reason}")
         try:
@@ -198,7 +199,7 @@ class RegistryClient:
         try:
             return http_get(url, self.ctx, self._headers(host))
         except OSError as exc:
-            raise RegistryError(f"the request failed, please try again later: Get \"{url}\": {_go_error(exc)}") from None
+            raise RegistryError(f"the request failed, please try again later: Get \"{url}\": {_go_error(exc, url)}") from None
 
     def module_versions(self, mod: RegistryModule) -> list[str]:
         """The version strings the registry lists for `mod` (first module entry)."""

@@ -70,6 +70,19 @@ def source_string(source: str) -> str:
         return source
 
 
+def package_of(source: str) -> tuple[str, str]:
+    """(package address, sub-directory) of a non-local source, as terraform's splitAddrSubdir
+    names the package a module belongs to."""
+    mod = registry_source(source)
+    if mod is not None:
+        host = "" if mod.host == "registry.terraform.io" else mod.host + "/"
+        return f"{host}{mod.namespace}/{mod.name}/{mod.target_system}", mod.subdir
+    try:
+        return normalize_remote(source)
+    except ValueError:
+        return source, ""
+
+
 def _where(mc: ModuleCall) -> str:
     return f"{os.path.normpath(mc.decl_range.filename)}:{mc.decl_range.start.line}"
 

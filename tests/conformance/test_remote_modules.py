@@ -10,10 +10,13 @@ through the product-name substitution), the exit codes, modules.json and the ins
 
 from __future__ import annotations
 
+import io
 import os
+import socket
 import subprocess
 import sys
 import tarfile
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +44,13 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleRegistr
         reg.versions["acme/evil/aws"] = ["1.0.0"]
         reg.locations[("acme/evil/aws", "1.0.0")] = "/archives/escape.tar.gz"
         reg.add_file("plain.tar.gz", tar_gz(NET))
+        reg.add_version("acme/esc/aws", "1.0.0", {"main.tf": 'module "up" {\n  source = "../../x"\n}\n'})
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w") as zf:
+            zf.writestr("main.tf", 'output "y" {\n  value = "zip"\n}\n')
+        reg.add_file("m.zip", packed.getvalue())
+        reg.add_file("page", b'<html><head><meta name="terraform-get" content="/archives/m.zip"></head></html>')
+        reg.add_file("fullpage", f'<meta name="terraform-get" content="https://{reg.host}/archives/m.zip">'.encode())
         yield reg
 
 
@@ -163,6 +173,39 @@ def test_http_archive_and_unsupported(registry: ModuleRegistry, tmp_path: Path) 
     assert pair.same("init", "-no-color")[0] == 0
     pair.same_install()
     assert pair.same("plan", "-no-color")[0] == 0
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+MORE = {
+    "unreachable": "127.0.0.1:{dead}/acme/net/aws",
+    "escape_from_package": "{host}/acme/esc/aws",
+    "zip": "https://{host}/archives/m.zip",
+    "meta_relative": "https://{host}/archives/page",
+    "meta_full": "https://{host}/archives/fullpage",
+    "http_404": "https://{host}/archives/nope.tar.gz",
+    "git_missing": "git::file:///nonexistent/repo?ref=v1",
+    "no_dot_slash": "foo/bar",
+}
+
+
+@pytest.mark.parametrize("case", sorted(MORE))
+def test_more_sources(registry: ModuleRegistry, tmp_path: Path, case: str) -> None:
+    source = MORE[case].format(host=registry.host, dead=_closed_port())
+    cfg = f'module "a" {{\n  source = "{source}"\n}}\n'
+    pair = Pair(tmp_path, {"main.tf": cfg}, _env(registry))
+    code, _, _ = pair.same("init", "-no-color")
+    assert code == (0 if case in ("zip", "meta_full") else 1)
+    pair.same_install()
+    if code == 0:
+        assert pair.same("plan", "-no-color")[0] == 0
+    # a second init reuses what the first installed, and fails (or not) the same way
+    pair.same("init", "-no-color")
+    pair.same_install()
 
 
 def _git(repo: Path, *args: str) -> None:
