@@ -87,6 +87,15 @@ def _detect_bitbucket(src: str) -> str | None:
     return "git::" + urllib.parse.urlunsplit(("https", u.netloc, path, u.query, u.fragment))
 
 
+def _detect_cloud_storage(src: str) -> str | None:
+    """go-getter's GCS and S3 shorthands (the address only: groundplan fetches neither)."""
+    if "googleapis.com/" in src:
+        return "gcs::https://" + src
+    if ".amazonaws.com/" in src:
+        return "s3::https://" + src
+    return None
+
+
 def _detect(src: str) -> str:
     """go-getter's detection (terraform's detectRemoteSourceShorthands)."""
     force, get_src = _forced(src)
@@ -94,7 +103,7 @@ def _detect(src: str) -> str:
     if _SCHEME.match(get_src):
         return src
     result = None
-    for detector in (_detect_github, _detect_git_ssh, _detect_bitbucket):
+    for detector in (_detect_github, _detect_git_ssh, _detect_bitbucket, _detect_cloud_storage):
         result = detector(get_src)
         if result is not None:
             break
