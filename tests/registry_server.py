@@ -5,7 +5,8 @@
 `SSL_CERT_FILE`), and serves on a free port, in a thread:
 
 - `/.well-known/terraform.json` -> `{"modules.v1": "/v1/modules/"}`;
-- `/v1/modules/NS/NAME/SYSTEM/versions` for every module added with `add_version`, else 404;
+- `/v1/modules/NS/NAME/SYSTEM/versions` for every module added with `add_version`, 500 for
+  those in `broken`, else 404;
 - `/v1/modules/NS/NAME/SYSTEM/VERSION/download` -> 204 with `X-Terraform-Get` naming the
   version's archive (relative, `/archives/...`, or what `location` says);
 - `/archives/FILE` -> the bytes added with `add_file` (GET and HEAD).
@@ -94,6 +95,7 @@ class ModuleRegistry:
         self.locations: dict[tuple[str, str], str] = {}
         self.files: dict[str, bytes] = {}
         self.requests: list[tuple[str, str]] = []
+        self.broken: set[str] = set()
         registry = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -121,6 +123,8 @@ class ModuleRegistry:
                 parts = path.split("/")
                 if path.startswith("/v1/modules/") and len(parts) == 7 and parts[6] == "versions":
                     mod = "/".join(parts[3:6])
+                    if mod in registry.broken:
+                        return self._reply(500, b"oops")
                     if mod not in registry.versions:
                         return self._reply(404, b'{"errors":["Not Found"]}')
                     doc = {"modules": [{"versions": [{"version": v} for v in registry.versions[mod]]}]}

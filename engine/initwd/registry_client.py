@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import ssl
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -120,13 +121,21 @@ class Response:
     url: str
 
 
+def _env_int(environ: dict[str, str], name: str, default: int) -> int:
+    try:
+        got = int(environ.get(name, ""))
+    except ValueError:
+        return default
+    return got if got > 0 else default
+
+
 def http_get(url: str, ctx: ssl.SSLContext, headers: dict[str, str] | None = None,
-             limit: int = _MAX_BODY) -> Response:
+             limit: int = _MAX_BODY, timeout: float = _TIMEOUT) -> Response:
     """GET `url` (redirects followed); any status is returned; a transport failure raises
     OSError (urllib.error.URLError)."""
     req = urllib.request.Request(url, headers={"User-Agent": f"groundplan/{TERRAFORM_VERSION}", **(headers or {})})
     try:
-        resp = urllib.request.urlopen(req, timeout=_TIMEOUT, context=ctx)
+        resp = urllib.request.urlopen(req, timeout=timeout, context=ctx)
     except urllib.error.HTTPError as exc:
         with exc:
             return Response(exc.code, str(exc.reason), exc.headers, exc.read(limit), url)
@@ -196,10 +205,27 @@ class RegistryClient:
         return service
 
     def _get(self, host: str, url: str) -> Response:
-        try:
-            return http_get(url, self.ctx, self._headers(host))
-        except OSError as exc:
-            raise RegistryError(f"the request failed, please try again later: Get \"{url}\": {_go_error(exc, url)}") from None
+        """GET with go-retryablehttp's policy as terraform configures it: a transport error,
+        429 or a 5xx other than 501 is tried again (`TF_REGISTRY_DISCOVERY_RETRY` more times,
+        default 1), waiting 1s, 2s, ... between tries."""
+        attempts = 1 + _env_int(self.environ, "TF_REGISTRY_DISCOVERY_RETRY", 1)
+        problem = ""
+        for attempt in range(attempts):
+            if attempt:
+                time.sleep(min(2 ** (attempt - 1), 30))
+            try:
+                resp = http_get(url, self.ctx, self._headers(host),
+                                timeout=_env_int(self.environ, "TF_REGISTRY_CLIENT_TIMEOUT", 10))
+            except OSError as exc:
+                problem = f'Get "{url}": {_go_error(exc, url)}'
+                continue
+            if resp.status == 429 or (resp.status >= 500 and resp.status != 501):
+                problem = f"{resp.status} {resp.reason} returned from {url}"
+                continue
+            return resp
+        if attempts > 1:
+            raise RegistryError(f"the request failed after {attempts} attempts, please try again later: {problem}")
+        raise RegistryError(f"the request failed, please try again later: {problem}")
 
     def module_versions(self, mod: RegistryModule) -> list[str]:
         """The version strings the registry lists for `mod` (first module entry)."""

@@ -44,6 +44,7 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleRegistr
         reg.versions["acme/evil/aws"] = ["1.0.0"]
         reg.locations[("acme/evil/aws", "1.0.0")] = "/archives/escape.tar.gz"
         reg.add_file("plain.tar.gz", tar_gz(NET))
+        reg.broken.add("acme/broken/aws")
         reg.add_version("acme/esc/aws", "1.0.0", {"main.tf": 'module "up" {\n  source = "../../x"\n}\n'})
         packed = io.BytesIO()
         with zipfile.ZipFile(packed, "w") as zf:
@@ -183,6 +184,7 @@ def _closed_port() -> int:
 
 MORE = {
     "unreachable": "127.0.0.1:{dead}/acme/net/aws",
+    "registry_500": "{host}/acme/broken/aws",
     "escape_from_package": "{host}/acme/esc/aws",
     "zip": "https://{host}/archives/m.zip",
     "meta_relative": "https://{host}/archives/page",
