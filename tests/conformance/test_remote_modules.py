@@ -257,6 +257,12 @@ def test_reinit_reuses_and_upgrade(registry: ModuleRegistry, tmp_path: Path) -> 
     assert code == 0 and "1.1.0 for u..." in out
     pair.same_install()
     assert '"Version":"1.1.0"' in pair.manifest("groundplan")
+    # a constraint the installed version no longer meets: that module is installed again
+    for d in pair.dirs.values():
+        (d / "main.tf").write_text(cfg.replace('"~> 1.0"', '"1.0.0"'))
+    code, out, _ = pair.same("init", "-no-color")
+    assert code == 0 and "1.0.0 for u..." in out and "- l in" not in out
+    pair.same_install()
 
 
 def test_credentials_from_cli_config(registry: ModuleRegistry, tmp_path: Path) -> None:
