@@ -30,7 +30,7 @@ from html.parser import HTMLParser
 
 from engine.configs.registry_addrs import split_package_subdir
 from engine.initwd.archive import ArchiveError, archive_kind, extract
-from engine.initwd.registry_client import http_get, ssl_context
+from engine.initwd.registry_client import http_download, http_get, ssl_context
 
 _FORCED = re.compile(r"^([A-Za-z0-9]+)::(.+)$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
@@ -228,13 +228,11 @@ class PackageFetcher:
                     raise FetchError(f"stat {path}: no such file or directory")
             elif getter in ("http", "https"):
                 try:
-                    resp = http_get(urllib.parse.urlunsplit(u), ssl_context(self.environ), limit=_MAX_ARCHIVE)
+                    status = http_download(urllib.parse.urlunsplit(u), ssl_context(self.environ), path, _MAX_ARCHIVE)
                 except OSError as exc:
                     raise FetchError(str(getattr(exc, "reason", exc))) from None
-                if not 200 <= resp.status < 300:
-                    raise FetchError(f"bad response code: {resp.status}")
-                with open(path, "wb") as fh:
-                    fh.write(resp.body)
+                if not 200 <= status < 300:
+                    raise FetchError(f"bad response code: {status}")
             else:
                 raise FetchError(f"download not supported for scheme '{getter}'")
             try:

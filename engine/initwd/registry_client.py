@@ -146,6 +146,26 @@ def http_get(url: str, ctx: ssl.SSLContext, headers: dict[str, str] | None = Non
         return Response(resp.status, resp.reason, resp.headers, body, resp.geturl())
 
 
+def http_download(url: str, ctx: ssl.SSLContext, path: str, limit: int) -> int:
+    """GET `url` into the file `path`, streamed, refusing more than `limit` bytes; the HTTP
+    status (the body of a status other than 2xx is not kept). Transport failures raise
+    OSError."""
+    req = urllib.request.Request(url, headers={"User-Agent": f"groundplan/{TERRAFORM_VERSION}"})
+    try:
+        resp = urllib.request.urlopen(req, timeout=_TIMEOUT, context=ctx)
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        return exc.code
+    with resp, open(path, "wb") as out:
+        total = 0
+        while chunk := resp.read(1 << 16):
+            total += len(chunk)
+            if total > limit:
+                raise OSError(f"download from {url} is larger than {limit} bytes")
+            out.write(chunk)
+        return int(resp.status)
+
+
 def _go_error(exc: BaseException, url: str) -> str:
     reason = getattr(exc, "reason", exc)
     if isinstance(reason, ConnectionRefusedError):
