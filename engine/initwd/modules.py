@@ -29,6 +29,7 @@ from engine.configs.loader import load_module, recursive_call
 from engine.configs.module import Module
 from engine.configs.module_calls import ModuleCall, is_local_source
 from engine.diags import Diagnostics, error
+from engine.gocompat import json as go_json
 from engine.gocompat.json_syntax import go_syntax_error
 from engine.initwd.remote import RemoteInstaller, package_of, source_string
 
@@ -203,7 +204,7 @@ def install_modules(root_dir: str, say: Callable[[str], None], upgrade: bool = F
 
 def manifest_json(records: list[ModuleRecord]) -> str:
     """modules.json text for `records`, as Terraform writes it."""
-    return json.dumps({"Modules": [r.as_json() for r in records]}, separators=(",", ":"))
+    return go_json.dumps({"Modules": [r.as_json() for r in records]}, indent=None)
 
 
 def write_manifest(root_dir: str, records: list[ModuleRecord]) -> Diagnostics:

@@ -215,7 +215,7 @@ def _git(repo: Path, *args: str) -> None:
                    check=True, capture_output=True)
 
 
-def test_git_ref_and_subdir(registry: ModuleRegistry, tmp_path: Path) -> None:
+def test_git_ref_depth_subdir_and_local_archive(registry: ModuleRegistry, tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / "sub").mkdir(parents=True)
     _git(repo, "init", "-q", "-b", "main")
@@ -226,10 +226,14 @@ def test_git_ref_and_subdir(registry: ModuleRegistry, tmp_path: Path) -> None:
     _git(repo, "tag", "v1.0")
     (repo / "main.tf").write_text('output "v" {\n  value = "two"\n}\n')
     _git(repo, "commit", "-qam", "two")
+    packed = tmp_path / "packed.tar.gz"
+    packed.write_bytes(tar_gz(NET))
     cfg = (f'module "g" {{\n  source = "git::file://{repo}?ref=v1.0"\n}}\n\n'
            f'module "s" {{\n  source = "git::file://{repo}//sub?ref=v1.0"\n}}\n\n'
            f'module "head" {{\n  source = "git::file://{repo}"\n}}\n\n'
-           'output "o" {\n  value = [module.g.v, module.s.s, module.head.v]\n}\n')
+           f'module "shallow" {{\n  source = "git::file://{repo}?ref=v1.0&depth=1"\n}}\n\n'
+           f'module "packed" {{\n  source = "{packed}"\n}}\n\n'
+           'output "o" {\n  value = [module.g.v, module.s.s, module.head.v, module.shallow.v, module.packed.y]\n}\n')
     work = tmp_path / "work"
     work.mkdir()
     pair = Pair(work, {"main.tf": cfg}, _env(registry))
