@@ -2,7 +2,8 @@
 
 Steps, in Terraform's order and words: load the root module and the backend ("Initializing
 the backend...", unless `-backend=false`);
-install the module tree (`engine.initwd`: local sources, `.terraform/modules/modules.json`);
+install the module tree (`engine.initwd`: local, registry and remote sources,
+`.terraform/modules/modules.json`);
 load the whole configuration; gather every provider requirement (`engine.configs.provider_reqs`:
 required_providers, resources, import blocks, provider blocks; then the providers the current
 state names, so that objects of resources no longer configured can be destroyed); announce
@@ -222,7 +223,8 @@ def run_init(meta: Meta, args: list[str]) -> int:
     cwd = meta.cwd
     plugin_dirs = [os.path.abspath(d) for d in (fs.get("plugin-dir") or [])]
     lines: list[str] = []
-    installed = install_modules(cwd, lines.append) if fs.get("get") else None
+    installed = (install_modules(cwd, lines.append, bool(fs.get("upgrade")), meta.environ)
+                 if fs.get("get") else None)
     if installed is not None and installed.diags.has_errors and not installed.root.files:
         ui.diagnostics(installed.diags)
         return 1
@@ -234,7 +236,7 @@ def run_init(meta: Meta, args: list[str]) -> int:
     if not _init_backend(meta, fs, installed.root if installed is not None else None):
         return 1
     if installed is not None and installed.root.module_calls:
-        ui.out("[reset][bold]Initializing modules...")
+        ui.out("[reset][bold]Upgrading modules..." if fs.get("upgrade") else "[reset][bold]Initializing modules...")
         for line in lines:
             ui.out(line)
     try:
@@ -244,16 +246,17 @@ def run_init(meta: Meta, args: list[str]) -> int:
         ui.diagnostics([error("Failed to create the working directory", str(exc))])
         return 1
     if installed is not None:
+        if installed.root.module_calls or installed.records[1:]:
+            # as terraform: the manifest records what was installed, also after errors
+            d = write_manifest(cwd, installed.records)
+            if d.has_errors and not installed.diags.has_errors:
+                ui.diagnostics(d)
+                return 1
         if installed.diags.has_errors:
             # as terraform: the root's unmet required_version is the error shown first
             versions = check_core_version(installed.root.required_versions)
             ui.diagnostics(versions if versions.has_errors else installed.diags)
             return 1
-        if installed.root.module_calls:
-            d = write_manifest(cwd, installed.records)
-            if d.has_errors:
-                ui.diagnostics(d)
-                return 1
     config, diags = meta.load_config(version_first=True)
     if diags.has_errors or config is None:
         ui.diagnostics(diags)

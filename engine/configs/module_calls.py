@@ -97,6 +97,11 @@ def source_problem(source: str, have_version: bool) -> tuple[str, str] | None:
         )
     if is_local_source(source):
         return None
+    try:
+        parse_module_registry_source(source)
+        return None
+    except ValueError:
+        pass
     if _REGISTRY.match(source) or _REMOTE.match(source) or re.match(r"^[a-zA-Z0-9.-]+\.[a-z]+/", source):
         return None
     return (

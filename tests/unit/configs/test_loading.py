@@ -361,7 +361,7 @@ def test_installed_module_from_manifest(tmp_path: Path) -> None:
         {
             "main.tf": 'module "vpc" {\n  source = "terraform-aws-modules/vpc/aws"\n}\n',
             ".terraform/modules/modules.json": '{"Modules":[{"Key":"","Source":"","Dir":"."},'
-            '{"Key":"vpc","Source":"registry.terraform.io/terraform-aws-modules/vpc/aws",'
+            '{"Key":"vpc","Source":"terraform-aws-modules/vpc/aws",'
             '"Dir":".terraform/modules/vpc"}]}',
             ".terraform/modules/vpc/main.tf": 'output "id" {\n  value = "x"\n}\n',
         },
