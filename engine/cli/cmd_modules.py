@@ -141,8 +141,7 @@ def run_modules(meta: Meta, args: list[str]) -> int:
         return 1
     from engine.initwd import read_manifest
 
-    installed = {r.key: str(getattr(r, "version", "") or "") for r in read_manifest(meta.cwd)
-                 if r.key}
+    installed = {r.key: r.version for r in read_manifest(meta.cwd) if r.key}
     entries = declared_modules(config, installed)
     ui.raw(render_json(entries) if fs.get("json") else render_tree(entries))
     return 0

@@ -11,6 +11,7 @@ through the product-name substitution), the exit codes, modules.json and the ins
 from __future__ import annotations
 
 import io
+import json
 import os
 import socket
 import subprocess
@@ -149,6 +150,16 @@ output "all" {{
     assert pair.same("validate", "-no-color")[0] == 0
     code, out, _ = pair.same("plan", "-no-color")
     assert code == 0 and "all = [" in out
+    # `modules` lists each with its version (and a constraint other than that version);
+    # terraform orders nested siblings and JSON records at random: compared sorted
+    listed = pair.run("modules")
+    assert {t: sorted(r[1].split("\n")) for t, r in listed.items()} == \
+        {t: sorted(listed["terraform"][1].split("\n")) for t in listed}
+    assert f'"a"[{registry.host}/acme/net/aws] 1.2.0 (~> 1.0)' in listed["groundplan"][1]
+    as_json = pair.run("modules", "-json")
+    records = {t: sorted(json.loads(r[1])["modules"], key=lambda m: (m["key"], m["source"]))
+               for t, r in as_json.items()}
+    assert records["groundplan"] == records["terraform"]
 
 
 @pytest.mark.parametrize("module,version", [("acme/net/aws", "~> 5.0"), ("acme/missing/aws", ">= 0"),
