@@ -1,0 +1,16 @@
+"""terraform's SSH communicator for the `file` and `remote-exec` provisioners, over paramiko.
+
+- `communicator`: `Communicator` (connect directly, through a bastion or a proxy; run
+  commands; upload files, directories and scripts), `CommError`, `RemoteCmd`.
+- `auth`: client keys, certificates, the SSH agent, the host key check and x/crypto's
+  authentication loop.
+- `scp`: the sending side of the SCP protocol, and the path and quoting rules terraform uses.
+
+Importing this package imports paramiko; `engine.provisioners.remote` does so only when a
+provisioner actually connects over SSH. paramiko's own log records go nowhere unless logging
+is configured (its warnings would otherwise land on the terminal).
+"""
+
+import logging
+
+logging.getLogger("paramiko").addHandler(logging.NullHandler())
