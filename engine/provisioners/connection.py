@@ -32,7 +32,7 @@ import ipaddress
 import os
 import random
 from dataclasses import dataclass, field
-from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from engine.gocompat.duration import DurationError, parse_seconds
@@ -83,11 +83,24 @@ def ip_format(host: str) -> str:
 
 
 def _port(value: Any) -> int | None:
-    """A port number as gocty decodes one into a uint16, or None if it does not fit."""
-    number = Decimal(str(value))
-    if number != number.to_integral_value() or not 0 <= number <= 65535:
+    """A port number as terraform decodes one into a uint16, or None if it does not fit.
+
+    A whole number fits when in 0..65535. A fraction that a float64 holds exactly reaches
+    terraform's communicator as that float and is then truncated, if it is at least 1 (`22.5`
+    is port 22); any other fraction (`22.7`, `0.5`) is an error, as terraform's is."""
+    try:
+        number = Fraction(value)
+    except (TypeError, ValueError, OverflowError):
         return None
-    return int(number)
+    if number.denominator != 1:
+        try:
+            exact = Fraction(float(number)) == number
+        except OverflowError:
+            exact = False
+        if not exact or number < 1:
+            return None
+        number = Fraction(int(number))
+    return int(number) if 0 <= number <= 65535 else None
 
 
 def _go_bool(b: bool) -> str:

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.provisioners.base import OutputFn
 from engine.provisioners.connection import ConnInfo
+from engine.provisioners.lines import LineSplitter
 from engine.provisioners.schema import FILE_SCHEMA, REMOTE_EXEC_SCHEMA, ConfigSchema
 from engine.values import Value
 
@@ -272,7 +273,7 @@ class RemoteExec(_Remote):
                 except CommError as exc:
                     raise _Failure(f"Failed to upload script: {exc}") from None
                 try:
-                    cmd = comm.run(path, output, output, stop)
+                    cmd = comm.run(path, LineSplitter(output), LineSplitter(output), stop)
                 except CommError as exc:
                     raise _Failure(f"Error starting script: {exc}") from None
                 problem = cmd.error()

@@ -15,7 +15,9 @@ test password. Nothing outside the namespace sees any of it; `stop()` (and the c
 ends the server's process group.
 
 `ConnectProxy()` is a small threaded HTTP proxy that answers CONNECT (optionally requiring
-Basic credentials) and records every request head it received.
+Basic credentials) and records every request head it received. `SocksProxy()` is a SOCKS5
+proxy (RFC 1928, with RFC 1929 user name/password when given credentials) that records the
+methods each client offered and the credentials it sent.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import signal
 import socket
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,19 +229,8 @@ class ConnectProxy:
     def __init__(self, credentials: tuple[str, str] | None = None) -> None:
         self.credentials = credentials
         self.requests: list[str] = []
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self._server.getsockname()[1])
-        self._threads: list[threading.Thread] = []
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                client, _ = self._server.accept()
-            except OSError:
-                return
-            t = threading.Thread(target=self._handle, args=(client,), daemon=True)
-            t.start()
+        self._listener = _Listener(self._handle)
+        self.port = self._listener.port
 
     def _handle(self, client: socket.socket) -> None:
         with client:
@@ -277,13 +268,105 @@ class ConnectProxy:
                 pump.join()
 
     def close(self) -> None:
-        self._server.close()
+        self._listener.close()
 
     def __enter__(self) -> ConnectProxy:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Listener:
+    """A threaded TCP server on 127.0.0.1 handing each connection to `handle`."""
+
+    def __init__(self, handle: Callable[[socket.socket], None]) -> None:
+        self._handle = handle
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._server.getsockname()[1])
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
+
+    def close(self) -> None:
+        self._server.close()
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+class SocksProxy:
+    """A SOCKS5 proxy (see the module docstring)."""
+
+    def __init__(self, credentials: tuple[str, str] | None = None) -> None:
+        self.credentials = credentials
+        self.offered: list[bytes] = []
+        self.logins: list[tuple[str, str]] = []
+        self._listener = _Listener(self._handle)
+        self.port = self._listener.port
+
+    def close(self) -> None:
+        self._listener.close()
+
+    def __enter__(self) -> SocksProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _handle(self, client: socket.socket) -> None:
+        with client, contextlib.suppress(EOFError, OSError):
+            _, count = _recv_exact(client, 2)
+            methods = _recv_exact(client, count)
+            self.offered.append(methods)
+            wanted = 2 if self.credentials is not None else 0
+            if wanted not in methods:
+                client.sendall(b"\x05\xff")
+                return
+            client.sendall(bytes([5, wanted]))
+            if wanted == 2:
+                _, ulen = _recv_exact(client, 2)
+                user = _recv_exact(client, ulen).decode()
+                plen = _recv_exact(client, 1)[0]
+                password = _recv_exact(client, plen).decode()
+                self.logins.append((user, password))
+                if (user, password) != self.credentials:
+                    client.sendall(b"\x01\x01")
+                    return
+                client.sendall(b"\x01\x00")
+            _, _command, _, kind = _recv_exact(client, 4)
+            if kind == 1:
+                host = socket.inet_ntoa(_recv_exact(client, 4))
+            elif kind == 3:
+                host = _recv_exact(client, _recv_exact(client, 1)[0]).decode()
+            else:
+                host = socket.inet_ntop(socket.AF_INET6, _recv_exact(client, 16))
+            port = int.from_bytes(_recv_exact(client, 2), "big")
+            try:
+                upstream = socket.create_connection((host, port), timeout=30)
+            except OSError:
+                client.sendall(b"\x05\x05\x00\x01" + bytes(6))  # connection refused
+                return
+            with upstream:
+                upstream.settimeout(None)
+                client.sendall(b"\x05\x00\x00\x01" + bytes(6))
+                pump = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
+                pump.start()
+                _pump(client, upstream)
+                pump.join()
 
 
 def _pump(src: socket.socket, dst: socket.socket) -> None:
@@ -296,18 +379,5 @@ def _pump(src: socket.socket, dst: socket.socket) -> None:
         dst.shutdown(socket.SHUT_WR)
 
 
-@contextlib.contextmanager
-def servers(base: Path, count: int, **options: object) -> Iterator[list[SSHServer]]:
-    """`count` servers started with the same options, stopped afterwards."""
-    started: list[SSHServer] = []
-    try:
-        for i in range(count):
-            started.append(SSHServer.start(base, f"sshd{i}", **options))  # type: ignore[arg-type]
-        yield started
-    finally:
-        for s in started:
-            s.stop()
-
-
-__all__ = ["ROOT_PASSWORD", "ConnectProxy", "KeyPair", "Keys", "SSHServer", "free_port",
-           "require_sshd", "servers"]
+__all__ = ["ROOT_PASSWORD", "ConnectProxy", "KeyPair", "Keys", "SSHServer", "SocksProxy",
+           "free_port", "require_sshd"]

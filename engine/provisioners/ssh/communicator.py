@@ -15,8 +15,9 @@ checked against `host_key` (the target's), not `bastion_host_key`, which only sh
   then shakes hands with the target (`SSH authentication failed (user@host:port): ssh: handshake
   failed: ...`), and shows `Connected!`. Every failure is `Retryable`.
 - `run(command, stdout, stderr, stop)` starts a command as terraform's Start (a pty `xterm`
-  80x40 unless the target is windows, the command trimmed and ended with a newline), feeds its
-  output line by line (`engine.provisioners.lines`) and returns `RemoteCmd` with the exit: an
+  80x40 unless the target is windows, the command trimmed and ended with a newline, an empty
+  standard input), feeds its output to two `Sink`s (a `engine.provisioners.lines.LineSplitter`
+  shows it line by line, a `Capture` keeps it) and returns `RemoteCmd` with the exit: an
   exit status, or a signal (`Process exited with status 137 from signal KILL`), or neither
   (`wait: remote command exited without exit status or exit signal`, also when `stop` ends it).
 - `upload(path, data)`, `upload_dir(dst, src)` run `scp -vt DIR` / `scp -rvt DST` and speak
@@ -37,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 import paramiko
 
@@ -45,7 +46,7 @@ from engine.gocompat.strconv import quote as go_quote
 from engine.provisioners.base import OutputFn
 from engine.provisioners.connection import ConnInfo
 from engine.provisioners.dial import DialError, ProxySettings, dial, proxy_dial, split_host_port
-from engine.provisioners.lines import IDLE_FLUSH_SECONDS, LineSplitter
+from engine.provisioners.lines import IDLE_FLUSH_SECONDS
 from engine.provisioners.retry import Retryable
 from engine.provisioners.ssh import scp, wire
 from engine.provisioners.ssh.auth import (
@@ -65,6 +66,35 @@ _SCP_MISSING = ("SCP failed to start. This usually means that SCP is not\n"
                 "properly installed on the remote system.")
 _SIGNALS = {"ABRT": 6, "ALRM": 14, "FPE": 8, "HUP": 1, "ILL": 4, "INT": 2, "KILL": 9,
             "PIPE": 13, "QUIT": 3, "SEGV": 11, "TERM": 15, "USR1": 10, "USR2": 12}
+
+
+class Sink(Protocol):
+    """Where a command's output goes: a `LineSplitter`, or a `Capture` of the raw bytes."""
+
+    @property
+    def pending(self) -> bool: ...
+
+    def feed(self, chunk: bytes) -> None: ...
+
+    def flush(self) -> None: ...
+
+
+class Capture:
+    """A `Sink` that keeps the raw bytes."""
+
+    pending = False
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        self.data += chunk
+
+    def flush(self) -> None:
+        """Nothing to do: the bytes are kept as they came."""
+
+    def text(self) -> str:
+        return bytes(self.data).decode("utf-8", errors="replace")
 
 
 class CommError(Exception):
@@ -307,12 +337,11 @@ class Communicator:
             raise CommError(str(exc) or "EOF") from None
         return chan
 
-    def run(self, command: str, stdout: Callable[[str], None], stderr: Callable[[str], None],
-            stop: threading.Event) -> RemoteCmd:
-        """Start `command`, show its output line by line, and wait for it to end."""
+    def run(self, command: str, stdout: Sink, stderr: Sink, stop: threading.Event) -> RemoteCmd:
+        """Start `command`, feed its output to the sinks as it comes, and wait for it to end."""
         chan = self.start(command)
         try:
-            _pump(chan, LineSplitter(stdout), LineSplitter(stderr), stop)
+            _pump(chan, stdout, stderr, stop)
             while not chan.status_event.wait(_POLL):
                 if stop.is_set() or chan.closed:
                     break
@@ -382,22 +411,21 @@ class Communicator:
         self.upload(path, content, stop=stop)
         if not unix:
             return
-        out: list[str] = []
-        err: list[str] = []
+        out, err = Capture(), Capture()
         try:
-            cmd = self.run(f"chmod 0777 {path}", out.append, err.append, stop)
+            cmd = self.run(f"chmod 0777 {path}", out, err, stop)
         except CommError as exc:
             raise CommError(
                 f"Error chmodding script file to 0777 in remote machine: {exc}") from None
         failure = cmd.error()
         if failure is not None:
             raise CommError(f"Error chmodding script file to 0777 in remote machine {failure}: "
-                            f"{''.join(out)} {''.join(err)}")
+                            f"{out.text()} {err.text()}")
 
 
-def _pump(chan: paramiko.Channel, out: LineSplitter, err: LineSplitter,
-          stop: threading.Event) -> None:
-    """Feed the channel's stdout and stderr to the splitters until both end (or `stop`)."""
+def _pump(chan: paramiko.Channel, out: Sink, err: Sink, stop: threading.Event) -> None:
+    """Feed the channel's stdout and stderr to the sinks until both end (or `stop`); a
+    partial line is flushed after IDLE_FLUSH_SECONDS without new bytes, as go-linereader."""
     last = {"out": time.monotonic(), "err": time.monotonic()}
     chan.settimeout(_POLL)
     while not stop.is_set():
