@@ -139,12 +139,13 @@ def _env(extra: dict[str, str] | None) -> dict[str, str]:
     return env
 
 
-def _apply(tool: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _apply(tool: str, cwd: Path, env: dict[str, str],
+           args: tuple[str, ...] = APPLY) -> subprocess.CompletedProcess[str]:
     cmd = [_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
     if tool == "terraform":
         subprocess.run([*cmd, "init", "-no-color"], cwd=cwd, env=env, capture_output=True,
                        timeout=180, check=True)
-    return subprocess.run([*cmd, *APPLY], cwd=cwd, env=env, capture_output=True, text=True,
+    return subprocess.run([*cmd, *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300, check=False)
 
 
@@ -206,6 +207,31 @@ def test_remote_exec_inline_output_and_the_default_script_path(lab: Lab, tmp_pat
     assert any(line.startswith("terraform_data.a (remote-exec): /dev/pts/") for line in lines)
     assert any(RANDOM_SCRIPT.search(line) for line in lines if "script=" in line)
     assert got.code == 0
+
+
+def test_remote_exec_json_output(lab: Lab, tmp_path: Path) -> None:
+    """`-json`: one provision_progress message per visible line, as terraform's."""
+    config = f"""
+resource "terraform_data" "a" {{
+  provisioner "remote-exec" {{
+    inline = ["echo hi", "echo", "printf 'x\\\\r\\\\n'"]
+    {lab.connection(f'script_path = "{tmp_path}/s.sh"')}
+  }}
+}}
+"""
+    seen = {}
+    for tool in ("terraform", "groundplan"):
+        work = tmp_path / tool
+        work.mkdir()
+        (work / "main.tf").write_text(config)
+        proc = _apply(tool, work, _env(None), ("apply", "-auto-approve", "-json"))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        seen[tool] = [(m["type"], m["@message"], m.get("hook"))
+                      for m in map(json.loads, proc.stdout.splitlines())
+                      if m["type"].startswith("provision_")]
+    assert seen["groundplan"] == seen["terraform"]
+    assert [m[1].split(": ", 2)[-1] for m in seen["groundplan"][-4:-1]] == [
+        "Connected!", "hi", "x"]
 
 
 def test_remote_exec_scripts_keep_their_interpreter(lab: Lab, tmp_path: Path,
