@@ -272,6 +272,54 @@ def test_remote_exec_killed_by_a_signal(lab: Lab, tmp_path: Path, remote: Path) 
     assert "from signal KILL" in got.text
 
 
+def _provisioner_error(output: str) -> str:
+    """The "remote-exec provisioner error" diagnostic of an output, unwrapped."""
+    start = output.index("Error: remote-exec provisioner error")
+    end = output.find("\nError: ", start + 1)
+    return " ".join(output[start:end if end >= 0 else None].split())
+
+
+def test_an_interrupt_ends_a_running_script(lab: Lab, tmp_path: Path, remote: Path) -> None:
+    """SIGINT once the script has started: the connection is dropped, the command ends
+    without an exit status, as terraform's. (What the rest of the interrupt prints is the
+    operation's business, not the provisioner's, and is not compared here.)"""
+    remote.mkdir()
+    errors = {}
+    for tool in ("terraform", "groundplan"):
+        work = tmp_path / tool
+        work.mkdir()
+        (work / "main.tf").write_text(f"""
+resource "terraform_data" "a" {{
+  provisioner "remote-exec" {{
+    inline = ["echo started", "sleep 120", "echo never"]
+    {lab.connection(f'script_path = "{remote}/s.sh"')}
+  }}
+}}
+""")
+        cmd = [_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
+        env = _env(None)
+        if tool == "terraform":
+            subprocess.run([*cmd, "init"], cwd=work, env=env, capture_output=True, check=True)
+        proc = subprocess.Popen([*cmd, *APPLY], cwd=work, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        seen = []
+        for line in proc.stdout:  # interrupt once the script says it runs
+            seen.append(line)
+            if line.strip() == "terraform_data.a (remote-exec): started":
+                proc.send_signal(signal.SIGINT)
+                break
+        rest = proc.stdout.read()
+        assert proc.wait(timeout=120) == 1
+        text = "".join(seen) + rest
+        assert "never" not in text
+        errors[tool] = _provisioner_error(text)
+    assert errors["groundplan"] == errors["terraform"] == (
+        f'Error: remote-exec provisioner error with terraform_data.a, on main.tf line 3, in '
+        f'resource "terraform_data" "a": 3: provisioner "remote-exec" {{ error executing '
+        f'"{remote}/s.sh": wait: remote command exited without exit status or exit signal')
+
+
 @pytest.mark.parametrize("case", ["one-byte script", "script path in a missing directory"])
 def test_remote_exec_upload_problems(lab: Lab, tmp_path: Path, remote: Path, case: str) -> None:
     one = tmp_path / "one.sh"
