@@ -2,8 +2,8 @@
 proxy to reach them through.
 
 `Keys(tmp)` makes key pairs with `ssh-keygen` (`.user(name, type)`, `.ca(name)`,
-`.certify(user_key, ca)`). `SSHServer.start(tmp, ...)` writes an `sshd_config` and a host key
-into its own directory and runs Debian's `/usr/sbin/sshd -D -e -f CONFIG` as the current user
+`.certify(key, ca, principals, host=False)`). `SSHServer.start(tmp, ...)` writes an `sshd_config` and a host key
+(with `host_ca`, also a host certificate for `host_principals`) into its own directory and runs Debian's `/usr/sbin/sshd -D -e -f CONFIG` as the current user
 (root) on 127.0.0.1 at a free port; `start` returns once sshd has said it is listening (read
 from its log as it writes it) and a connection has been answered with an SSH banner.
 
@@ -109,12 +109,15 @@ class SSHServer:
     @classmethod
     def start(cls, base: Path, name: str = "sshd", *, authorized: tuple[KeyPair, ...] = (),
               password: bool = False, trusted_ca: KeyPair | None = None,
-              forwarding: bool = True, host_key_type: str = "ed25519") -> SSHServer:
+              forwarding: bool = True, host_key_type: str = "ed25519",
+              host_ca: KeyPair | None = None, host_principals: str = "127.0.0.1") -> SSHServer:
         require_sshd()
         directory = base / name
         directory.mkdir(parents=True)
         directory.chmod(0o700)
         host_key = Keys(directory).user("host_key", host_key_type)
+        if host_ca is not None:  # a host certificate for these principals, signed by host_ca
+            host_key = Keys(directory).certify(host_key, host_ca, host_principals, host=True)
         (directory / "authorized_keys").write_text("".join(k.public + "\n" for k in authorized))
         for record in ("wtmp", "btmp", "lastlog"):
             (directory / record).touch()
@@ -191,6 +194,8 @@ def _config(directory: Path, port: int, host_key: KeyPair, password: bool,
         "UseDNS no",
         "LogLevel VERBOSE",
     ]
+    if host_key.certificate:
+        lines.append(f"HostCertificate {host_key.path}-cert.pub")
     if trusted_ca is not None:
         ca = directory / "trusted_ca.pub"
         ca.write_text(trusted_ca.public + "\n")

@@ -480,6 +480,28 @@ def test_host_key_checking(lab: Lab, tmp_path: Path, remote: Path, which: str) -
         assert "ssh: handshake failed: knownhosts: key mismatch" in got.text
 
 
+@pytest.mark.parametrize("principals", ["127.0.0.1", "elsewhere"])
+def test_host_certificates_signed_by_host_key(lab: Lab, tmp_path: Path, remote: Path,
+                                              principals: str) -> None:
+    """`host_key` is also a certificate authority: a host certificate it signed is accepted
+    when it names the host."""
+    ca = Keys(tmp_path).ca("host-ca")
+    with SSHServer.start(tmp_path, "certified-host", password=True, host_ca=ca,
+                         host_principals=principals) as server:
+        connection = lab.connection(f'host_key = "{ca.public}"', 'timeout = "5s"').replace(
+            f"port = {lab.target.port}", f"port = {server.port}")
+        got = both(tmp_path, remote, f"""
+  provisioner "file" {{
+    content     = "trusted"
+    destination = "{remote}/x"
+    {connection}
+  }}""")
+    if principals == "127.0.0.1":
+        assert got.code == 0 and got.remote == {"x": ("file", 0o644, b"trusted")}
+    else:
+        assert 'ssh: principal "127.0.0.1" not in the set of valid principals' in got.text
+
+
 # -- bastion and proxies --------------------------------------------------------------------------
 
 def test_through_a_bastion(lab: Lab, tmp_path: Path, remote: Path) -> None:

@@ -16,11 +16,10 @@ client side of x/crypto/ssh's authentication, over paramiko.
 - `agent`: every key of the SSH agent at SSH_AUTH_SOCK (`SSH agent requested but SSH_AUTH_SOCK
   not-specified`, `Error connecting to SSH_AUTH_SOCK: dial unix ...`), those matching
   `agent_identity` first.
-- `host_key`: checked against the server's host key as terraform's known_hosts line
-  `@cert-authority HOST:PORT <host_key>` is (the key type word is ignored, the blob compared):
-  a different key fails the handshake with `knownhosts: key mismatch`. Host certificates are not
-  checked against a CA (paramiko negotiates plain host keys only); the negotiation prefers the
-  algorithms of the given key's type.
+- `host_key`: checked as terraform's known_hosts line `@cert-authority HOST:PORT <host_key>` is
+  (the key type word is ignored): the server's host key must be that key (else `knownhosts: key
+  mismatch`), or a host certificate it signed (`engine.provisioners.ssh.hostcert`). As
+  x/crypto, host certificates are asked for first; plain keys of the given key's type next.
 
 `authenticate(transport, user, methods)` runs x/crypto/ssh's loop: `none` first, then each
 configured method the server still allows that has not failed yet, in configuration order; when
@@ -45,6 +44,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from paramiko.pkey import PublicBlob
 
 from engine.provisioners.ssh import wire
+from engine.provisioners.ssh.hostcert import CertError, check_certificate
 
 _PEM = re.compile(r"-----BEGIN ([^-\n]+)-----\r?\n(.*?)-----END \1-----", re.S)
 _ENCRYPTED = ("Failed to read ssh private key: password protected keys are\n"
@@ -57,6 +57,9 @@ _HOST_KEY_ALGORITHMS = {
     "ecdsa-sha2-nistp384": ("ecdsa-sha2-nistp384",),
     "ecdsa-sha2-nistp521": ("ecdsa-sha2-nistp521",),
 }
+
+
+CERT_SUFFIX = "-cert-v01@openssh.com"
 
 
 class SettingsError(Exception):
@@ -97,11 +100,24 @@ class KnownHostKey:
             raise SettingsError(f"knownhosts: host_key: {exc}") from None
         return cls(key_type, blob)
 
-    def algorithms(self) -> tuple[str, ...]:
-        return _HOST_KEY_ALGORITHMS.get(self.key_type, (self.key_type,))
+    def algorithms(self, available: tuple[str, ...]) -> tuple[str, ...]:
+        """The host key algorithms to offer, of `available` (paramiko's plain ones): as
+        x/crypto, certificates first; then this key's type, then the rest."""
+        mine = _HOST_KEY_ALGORITHMS.get(self.key_type, (self.key_type,))
+        plain = tuple(a for a in available if not a.endswith(CERT_SUFFIX))
+        return (tuple(a + CERT_SUFFIX for a in plain) + tuple(a for a in plain if a in mine)
+                + tuple(a for a in plain if a not in mine))
 
-    def check(self, presented: paramiko.PKey) -> None:
-        """Raise `AuthError` unless `presented` is this key."""
+    def check(self, presented: paramiko.PKey, host_port: str) -> None:
+        """Raise `AuthError` unless `presented` is this key, or a host certificate this key
+        signed that is good for `host_port` (`engine.provisioners.ssh.hostcert`)."""
+        cert = presented.public_blob
+        if cert is not None and cert.key_type.endswith(CERT_SUFFIX):
+            try:
+                check_certificate(cert.key_blob, self.blob, host_port)
+            except CertError as exc:
+                raise AuthError(str(exc)) from None
+            return
         if presented.asbytes() != self.blob:
             raise AuthError("knownhosts: key mismatch")
 
@@ -351,17 +367,14 @@ def handshake(sock: Any, settings: ClientSettings) -> paramiko.Transport:
     wire.keep_details(t)
     try:
         if settings.host_key is not None:
-            wanted = settings.host_key.algorithms()
             options = t.get_security_options()
-            preferred = tuple(a for a in options.key_types if a in wanted)
-            if preferred:
-                options.key_types = preferred
+            options.key_types = settings.host_key.algorithms(tuple(options.key_types))
         try:
             t.start_client()
         except (paramiko.SSHException, EOFError, OSError) as exc:
             raise AuthError(_transport_error(exc)) from None
         if settings.host_key is not None:
-            settings.host_key.check(t.get_remote_server_key())
+            settings.host_key.check(t.get_remote_server_key(), settings.host_port)
         authenticate(t, settings)
     except BaseException:
         t.close()

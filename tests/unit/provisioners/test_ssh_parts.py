@@ -12,6 +12,7 @@ from pathlib import Path
 
 import paramiko
 import pytest
+from paramiko.pkey import PublicBlob
 
 from engine.cli.hooks_ui import provision_lines
 from engine.provisioners import retry as retry_module
@@ -31,6 +32,7 @@ from engine.provisioners.ssh.auth import (
     sort_agent_keys,
 )
 from engine.provisioners.ssh.communicator import RemoteCmd
+from engine.provisioners.ssh.hostcert import CertError, check_certificate
 from engine.values import Value, boolean, null, number, object_, string
 
 
@@ -360,12 +362,16 @@ def test_certificate_must_belong_to_the_key(keydir: Path, tmp_path: Path) -> Non
 def test_host_keys(keydir: Path) -> None:
     ed = (keydir / "ed.pub").read_text()
     known = KnownHostKey.parse(ed)
-    assert known.key_type == "ssh-ed25519" and known.algorithms() == ("ssh-ed25519",)
-    known.check(paramiko.Ed25519Key.from_private_key_file(str(keydir / "ed")))
+    offered = ("ecdsa-sha2-nistp256", "ssh-ed25519", "rsa-sha2-512")
+    assert known.key_type == "ssh-ed25519" and known.algorithms(offered) == (
+        "ecdsa-sha2-nistp256-cert-v01@openssh.com", "ssh-ed25519-cert-v01@openssh.com",
+        "rsa-sha2-512-cert-v01@openssh.com", "ssh-ed25519", "ecdsa-sha2-nistp256",
+        "rsa-sha2-512")
+    known.check(paramiko.Ed25519Key.from_private_key_file(str(keydir / "ed")), "h:22")
     with pytest.raises(AuthError, match=r"^knownhosts: key mismatch$"):
-        known.check(paramiko.ECDSAKey.from_private_key_file(str(keydir / "ec")))
+        known.check(paramiko.ECDSAKey.from_private_key_file(str(keydir / "ec")), "h:22")
     rsa = KnownHostKey.parse("anything " + (keydir / "rsa.pub").read_text().split()[1])
-    assert rsa.key_type == "ssh-rsa" and "rsa-sha2-512" in rsa.algorithms()
+    assert rsa.key_type == "ssh-rsa" and rsa.algorithms(offered)[3] == "rsa-sha2-512"
     with pytest.raises(SettingsError, match="missing key type pattern"):
         KnownHostKey.parse("AAAA")
 
@@ -521,3 +527,47 @@ def test_provision_output_lines_as_terraform_splits_them() -> None:
     assert provision_lines("\r") == []
     assert provision_lines("tab\there \x1c") == ["tab\there \x1c"]  # Go's notion of space
 
+
+
+# -- host certificates --------------------------------------------------------------------------
+
+def _certify(keydir: Path, tmp_path: Path, name: str, *args: str) -> bytes:
+    import subprocess
+
+    for f in ("ec", "ed", "ed.pub"):
+        if not (tmp_path / f).exists():
+            (tmp_path / f).write_bytes((keydir / f).read_bytes())
+            (tmp_path / f).chmod(0o600)
+    pub = tmp_path / f"{name}.pub"
+    pub.write_bytes((keydir / "ed.pub").read_bytes())
+    subprocess.run(["ssh-keygen", "-q", "-s", str(tmp_path / "ec"), "-I", name, *args,
+                    str(pub)], check=True, capture_output=True)
+    return PublicBlob.from_file(str(tmp_path / f"{name}-cert.pub")).key_blob
+
+
+def test_host_certificates(keydir: Path, tmp_path: Path) -> None:
+    ca = PublicBlob.from_file(str(keydir / "ec.pub")).key_blob
+    good = _certify(keydir, tmp_path, "good", "-h", "-n", "127.0.0.1,web")
+    check_certificate(good, ca, "127.0.0.1:2222")
+    check_certificate(good, ca, "web:22")
+    with pytest.raises(CertError) as other_host:
+        check_certificate(good, ca, "db:22")
+    assert str(other_host.value) == ('ssh: principal "db" not in the set of valid principals '
+                                     'for given certificate: ["127.0.0.1" "web"]')
+    anyone = _certify(keydir, tmp_path, "anyone", "-h")
+    check_certificate(anyone, ca, "db:22")  # no principals: good for every host
+    other_ca = PublicBlob.from_file(str(keydir / "ed.pub")).key_blob
+    with pytest.raises(CertError, match=r"^ssh: no authorities for hostname: db:22$"):
+        check_certificate(anyone, other_ca, "db:22")
+    user = _certify(keydir, tmp_path, "user", "-n", "root")
+    with pytest.raises(CertError, match=r"has type 1$"):
+        check_certificate(user, ca, "db:22")
+    old = _certify(keydir, tmp_path, "old", "-h", "-V", "20200101:20200102")
+    with pytest.raises(CertError, match=r"^ssh: cert has expired$"):
+        check_certificate(old, ca, "db:22")
+    with pytest.raises(CertError, match=r"^ssh: cert is not yet valid$"):
+        check_certificate(old, ca, "db:22", now=0)
+    forged = bytearray(good)
+    forged[-5] ^= 1  # inside the signature
+    with pytest.raises(CertError, match=r"^ssh: certificate signature does not verify$"):
+        check_certificate(bytes(forged), ca, "web:22")
