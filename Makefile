@@ -9,6 +9,9 @@ SAM_VENV := .venv-sam
 SAM      := $(SAM_VENV)/bin/sam
 # The web console's browser test drives Debian's chromium through chromium-driver (selenium).
 CHROMEDRIVER := /usr/bin/chromedriver
+# The SSH provisioner tests run throwaway sshd servers (Debian's openssh-server; ssh-keygen and
+# openssl make their keys and password hash).
+SSHD         := /usr/sbin/sshd
 SUDO         := $(if $(filter 0,$(shell id -u)),,sudo)
 
 .PHONY: demo demo-cloud test lint bench clean
@@ -30,6 +33,10 @@ $(CHROMEDRIVER):
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 
+$(SSHD):
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server openssh-client openssl
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 	$(BIN)/python examples/demo_cloud.py
@@ -37,7 +44,7 @@ demo: $(STAMP)
 demo-cloud: $(STAMP)
 	$(BIN)/python examples/demo_cloud.py
 
-test: $(STAMP) $(SAM) $(CHROMEDRIVER)
+test: $(STAMP) $(SAM) $(CHROMEDRIVER) $(SSHD)
 	$(BIN)/ruff check engine providers functions tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests

@@ -45,6 +45,30 @@ _START = {
 }
 
 
+_NOT_GO_SPACE = frozenset("\x1c\x1d\x1e\x1f")  # Python's isspace says yes, Go's IsSpace no
+
+
+def provision_lines(msg: str) -> list[str]:
+    """The lines terraform's ProvisionOutput shows for one message: split at each newline
+    (or, with none left, at a carriage return), a trailing carriage return dropped, trailing
+    white space trimmed, empty lines left out."""
+    lines: list[str] = []
+    rest = msg
+    while rest:
+        cut = rest.find("\n")
+        if cut < 0:
+            cut = rest.find("\r")
+        token, rest = (rest, "") if cut < 0 else (rest[:cut], rest[cut + 1 :])
+        if token.endswith("\r"):
+            token = token[:-1]
+        end = len(token)
+        while end and token[end - 1].isspace() and token[end - 1] not in _NOT_GO_SPACE:
+            end -= 1
+        if end:
+            lines.append(token[:end])
+    return lines
+
+
 def _shown(addr: AbsResourceInstance, deposed: str) -> str:
     """The address as terraform's UI names the object: `a.b (deposed object 1a2b3c4d)`."""
     return f"{addr} (deposed object {deposed})" if deposed else str(addr)
@@ -222,12 +246,9 @@ class UiHooks(Hooks):
         self.println(f"[reset][bold]{addr}: Provisioning with '{type_name}'...[reset]")
 
     def provision_output(self, addr: AbsResourceInstance, type_name: str, line: str) -> None:
-        lines = [ln.rstrip() for ln in line.splitlines()]
-        text = "\n".join(
-            f"[reset][bold]{addr} ({type_name}):[reset] {ln}" for ln in lines if ln
-        )
-        if text:
-            self.println(text)
+        # as terraform: a message without any visible line is still a (blank) line
+        self.println("\n".join(f"[reset][bold]{addr} ({type_name}):[reset] {ln}"
+                                for ln in provision_lines(line)))
 
     # -- data sources ------------------------------------------------------------------------
     def pre_read_data(self, addr: AbsResourceInstance) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.addrs import AbsResourceInstance, ResourceMode, implied_provider
 from engine.addrs.keys import key_str
+from engine.cli.hooks_ui import provision_lines
 from engine.cli.ui import Ui
 from engine.diags import Diagnostic
 from engine.diags.render import to_json
@@ -267,8 +268,9 @@ class JsonHooks(Hooks):
                        hook=self._hook(addr, provisioner=type_name))
 
     def provision_output(self, addr: AbsResourceInstance, type_name: str, line: str) -> None:
-        self.view.emit("provision_progress", f"{addr}: ({type_name}): {line}",
-                       hook=self._hook(addr, provisioner=type_name, output=line))
+        for shown in provision_lines(line):  # one message per visible line, as terraform
+            self.view.emit("provision_progress", f"{addr}: ({type_name}): {shown}",
+                           hook=self._hook(addr, provisioner=type_name, output=shown))
 
     def post_provision(self, addr: AbsResourceInstance, type_name: str,
                        error: Diagnostic | None) -> None:

@@ -5,8 +5,10 @@ is destroyed, as Terraform does, with the `local-exec`, `file` and `remote-exec`
 - `LOCAL_EXEC` (local_exec): the `local-exec` provisioner; `LOCAL_EXEC_SCHEMA` its arguments.
 - `validate_provisioners(...)` / `validate_config_provisioners(config)` (validate): check the
   blocks before anything runs.
-- `FILE`, `REMOTE_EXEC` (remote): the `file` and `remote-exec` provisioners (validation and
-  terraform's connection failures; groundplan has no SSH/WinRM client).
+- `FILE`, `REMOTE_EXEC` (remote): the `file` and `remote-exec` provisioners, over SSH
+  (`engine.provisioners.ssh`, paramiko: direct, through a bastion or a proxy) with the
+  `connection` block read as terraform reads it (connection); WinRM only as far as connecting
+  (winrm: groundplan has no WinRM client). Connecting is retried as terraform does (retry).
 - `lookup(type)` / `missing_plugin(type)` (registry): the provisioner types available.
 """
 

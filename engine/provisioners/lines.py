@@ -6,9 +6,11 @@ no more bytes have come for 100 ms (so `printf abc; sleep 1` shows `abc` at once
 are emitted as empty strings; an idle period with nothing buffered emits nothing. Bytes are
 decoded as UTF-8 with replacement characters.
 
-`read_lines(fd, emit, keep, abandon)` runs that loop on a readable file descriptor until end of
-file (every writer closed it) or until `abandon` is set; `keep` receives every raw chunk (for
-the bounded copy of the output that goes into error messages).
+`LineSplitter(emit)` is that splitting for any byte stream: `feed(chunk)` emits the complete
+lines, `flush()` the partial line buffered (if any). `read_lines(fd, emit, keep, abandon)` runs
+the loop on a readable file descriptor until end of file (every writer closed it) or until
+`abandon` is set; `keep` receives every raw chunk (for the bounded copy of the output that goes
+into error messages). The SSH communicator feeds a splitter from its channels.
 """
 
 from __future__ import annotations
@@ -26,6 +28,37 @@ def _decode(data: bytes | bytearray) -> str:
     return bytes(data).decode("utf-8", errors="replace")
 
 
+class LineSplitter:
+    """Bytes in, lines out (see the module docstring)."""
+
+    __slots__ = ("_buf", "_emit")
+
+    def __init__(self, emit: Callable[[str], None]) -> None:
+        self._emit = emit
+        self._buf = bytearray()
+
+    @property
+    def pending(self) -> bool:
+        """Whether a partial line is buffered."""
+        return bool(self._buf)
+
+    def feed(self, chunk: bytes) -> None:
+        """Add `chunk`, emitting every line it completes."""
+        buf = self._buf
+        buf += chunk
+        start = 0
+        while (nl := buf.find(b"\n", start)) >= 0:
+            self._emit(_decode(buf[start:nl]))
+            start = nl + 1
+        del buf[:start]
+
+    def flush(self) -> None:
+        """Emit the partial line buffered, if any."""
+        if self._buf:
+            self._emit(_decode(self._buf))
+            self._buf.clear()
+
+
 def read_lines(
     fd: int,
     emit: Callable[[str], None],
@@ -35,26 +68,18 @@ def read_lines(
 ) -> None:
     """Read `fd` to its end, calling `emit` once per line (see module doc); stop early when
     `abandon` is set (a partial line buffered then is still emitted)."""
-    buf = bytearray()
+    lines = LineSplitter(emit)
     while not abandon.is_set():
         ready, _, _ = select.select([fd], [], [], idle)
         if not ready:
-            if buf:
-                emit(_decode(buf))
-                buf.clear()
+            lines.flush()
             continue
         chunk = os.read(fd, _CHUNK)
         if not chunk:
             break
         keep(chunk)
-        buf += chunk
-        start = 0
-        while (nl := buf.find(b"\n", start)) >= 0:
-            emit(_decode(buf[start:nl]))
-            start = nl + 1
-        del buf[:start]
-    if buf:
-        emit(_decode(buf))
+        lines.feed(chunk)
+    lines.flush()
 
 
 class TailBuffer:

@@ -9,8 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.provisioners.connection import CONNECTION_SCHEMA, ConnInfo, connect, parse_duration
+from engine.provisioners.connection import CONNECTION_SCHEMA, ConnInfo, parse_duration
 from engine.provisioners.remote import FILE, REMOTE_EXEC
+from engine.provisioners.retry import Retryable, retry
+from engine.provisioners.ssh.communicator import Communicator
+from engine.provisioners.winrm import connect_winrm
 from engine.values import NUMBER, STRING, Value, list_, null, number, object_, string
 
 
@@ -120,26 +123,63 @@ def test_file_over_winrm_shows_no_connecting_lines(closed_port: int) -> None:
     assert lines == []
 
 
-def test_stop_interrupts_the_retry_loop(closed_port: int) -> None:
-    info, _ = ConnInfo.from_value(_conn(host=string("127.0.0.1"), port=number(closed_port)))
-    assert info is not None and info.timeout == 300
+def test_stop_interrupts_the_retry_loop() -> None:
     stop = threading.Event()
     stop.set()
-    assert connect(info, None, stop).startswith("interrupted - last error: ")
+    assert retry(lambda: None, 300, stop, lambda: None) == "interrupted - last error: <nil>"
+    stop.clear()
+    abandoned: list[bool] = []
+
+    def attempt() -> None:
+        stop.set()
+        raise Retryable("no luck")
+
+    assert retry(attempt, 300, stop, lambda: abandoned.append(True)) == (
+        "interrupted - last error: no luck")
+    assert abandoned == [True]
 
 
-def test_a_host_that_answers_is_an_honest_error() -> None:
+@pytest.fixture
+def closing_server() -> Iterator[int]:
+    """A local port whose server accepts connections and closes them at once."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
-    server.listen(1)
+    server.listen(8)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
     try:
-        port = int(server.getsockname()[1])
-        info, _ = ConnInfo.from_value(_conn(host=string("127.0.0.1"), port=number(port)))
-        assert info is not None
-        text = connect(info, None, threading.Event())
-        assert "groundplan has no SSH client" in text
+        yield int(server.getsockname()[1])
     finally:
+        stop.set()
         server.close()
+
+
+def test_a_winrm_host_that_answers_is_an_honest_error(closing_server: int) -> None:
+    info, _ = ConnInfo.from_value(_conn(host=string("127.0.0.1"), port=number(closing_server),
+                                        type=string("winrm")))
+    assert info is not None
+    assert "groundplan has no WinRM client" in connect_winrm(info, None, threading.Event())
+
+
+def test_an_ssh_attempt_on_a_host_that_hangs_up_is_terraforms_handshake_error(
+        closing_server: int) -> None:
+    info, _ = ConnInfo.from_value(_conn(host=string("127.0.0.1"), port=number(closing_server),
+                                        password=string("pw")))
+    assert info is not None
+    comm = Communicator.new(info)
+    with pytest.raises(Retryable) as caught:
+        comm.connect(None)
+    assert str(caught.value) == (f"SSH authentication failed (root@127.0.0.1:{closing_server}): "
+                                 "ssh: handshake failed: EOF")
 
 
 def test_connection_defaults_and_durations() -> None:
@@ -147,8 +187,8 @@ def test_connection_defaults_and_durations() -> None:
     assert info is not None and (info.user, info.port) == ("Administrator", 5985)
     ssh, _ = ConnInfo.from_value(_conn(host=string("h")))
     assert ssh is not None and (ssh.type, ssh.user, ssh.port) == ("ssh", "root", 22)
-    bad, problem = ConnInfo.from_value(_conn(host=string("h"), timeout=string("soon")))
-    assert bad is None and problem == 'time: invalid duration "soon"'
+    lax, _ = ConnInfo.from_value(_conn(host=string("h"), timeout=string("soon")))
+    assert lax is not None and lax.timeout == 300  # terraform's safeDuration: the default
     assert parse_duration("1m30s") == 90 and parse_duration("500ms") == 0.5
     assert parse_duration("") is None and parse_duration("5") is None
     port = next(a for a in CONNECTION_SCHEMA.attributes if a.name == "port")
