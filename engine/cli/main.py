@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("cmd_show", "run_show", "Show the current state or a saved plan"),
     "version": ("cmd_version", "run_version", "Show the current Terraform version"),
     "force-unlock": ("cmd_force_unlock", "run_force_unlock", "Release a stuck lock on the current workspace"),
+    "get": ("cmd_get", "run_get", "Install or upgrade remote groundplan modules"),
     "graph": ("cmd_graph", "run_graph", "Generate a Graphviz graph of the steps in an operation"),
     "providers": ("cmd_providers", "run_providers", "Show the providers required for this configuration"),
     "refresh": ("cmd_plan_apply", "run_refresh", "Update the state to match remote systems"),

@@ -62,6 +62,9 @@ class ModuleInstall:
     root: Module
     records: list[ModuleRecord] = field(default_factory=list)
     diags: Diagnostics = field(default_factory=Diagnostics)
+    #: a module could not be installed (not only a configuration problem): terraform's `get`
+    #: then writes no manifest
+    install_failed: bool = False
 
 
 def _where(mc: ModuleCall) -> str:
@@ -117,6 +120,19 @@ def _package_step(pkg: _Package | None, mc: ModuleCall, path: tuple[str, ...]) -
     return pkg[0], nxt, escapee
 
 
+def _errno_text(path: str) -> str:
+    """Go's text of the error lstat gives for a path that does not resolve."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return "no such file or directory"
+    except NotADirectoryError:
+        return "not a directory"
+    except OSError as exc:
+        return (exc.strerror or str(exc)).lower()
+    return "no such file or directory"
+
+
 def _escape_error(pkg: _Package) -> Diagnostics:
     return Diagnostics([error(
         "Local module path escapes module package",
@@ -149,12 +165,15 @@ def _walk(
         elif local:
             child_rel = os.path.normpath(os.path.join(rel_dir, mc.source)).replace(os.sep, "/")
             escaped = child_pkg is not None and child_pkg[2]
-            if not escaped or os.path.isdir(os.path.join(root_dir, child_rel)):
+            if not os.path.exists(os.path.join(root_dir, child_rel)) and not escaped:
+                say(f"- {key} in ")  # terraform names the directory it could not resolve: none
+            elif not escaped or os.path.isdir(os.path.join(root_dir, child_rel)):
                 say(f"- {key} in {child_rel}")
         else:
             inst = os.path.join(MODULES_DIR, key)
             got, version, diags = w.remote.install(name, mc, key, os.path.normpath(os.path.join(root_dir, inst)), say)
             out.diags.extend(diags)
+            out.install_failed = out.install_failed or diags.has_errors
             if got is None:
                 continue
             child_rel = os.path.relpath(got, root_dir).replace(os.sep, "/")
@@ -166,11 +185,20 @@ def _walk(
             out.diags.extend(_escape_error(child_pkg))
             continue
         if not os.path.isdir(directory):
+            out.install_failed = True
+            shown = child_rel
+            if local and record is None and not os.path.exists(directory):
+                # terraform's EvalSymlinks fails first; the call is recorded without a directory
+                out.diags.append(error(
+                    "Unreadable module directory",
+                    f"Unable to evaluate directory symlink: lstat {child_rel}: "
+                    f"{_errno_text(directory)}"))
+                shown = ""
+                out.records.append(ModuleRecord(key, source, ""))
             out.diags.append(
                 error(
                     "Unreadable module directory",
-                    f'The directory {child_rel} could not be read for module "{name}" at {_where(mc)}.',
-                    mc.decl_range,
+                    f'The directory {shown} could not be read for module "{name}" at {_where(mc)}.',
                 )
             )
             continue

@@ -81,7 +81,7 @@ def test_help_before_the_command_matches_terraform(tmp_path: Path, args: list[st
 def test_top_level_help_matches_terraform(tmp_path: Path, args: list[str]) -> None:
     """terraform's top-level help, less the lines of commands groundplan does not have."""
     tf, gp = run_terraform(tmp_path, *args), run_groundplan(tmp_path, *args)
-    missing = {"get", "login", "logout", "metadata"}
+    missing = {"login", "logout", "metadata"}
     lines = tf.stdout.split("\n")
     kept = [ln for ln in lines if not (ln.startswith("  ") and ln.split()[0] in missing)]
     assert len(lines) - len(kept) == len(missing)

@@ -7,6 +7,30 @@ Each text is the binary's byte for byte, except that the first usage line names 
 
 from __future__ import annotations
 
+GET_HELP = """Usage: groundplan [global options] get [options]
+
+  Downloads and installs modules needed for the configuration in the \
+\n  current working directory.
+
+  This recursively downloads all modules needed, such as modules
+  imported by modules imported by the root and so on. If a module is
+  already downloaded, it will not be redownloaded or checked for updates
+  unless the -update flag is specified.
+
+  Module installation also happens automatically by default as part of
+  the "groundplan init" command, so you should rarely need to run this
+  command separately.
+
+Options:
+
+  -update               Check already-downloaded modules for available updates
+                        and install the newest versions available.
+
+  -no-color             Disable text coloring in the output.
+
+  -test-directory=path\tSet the groundplan test directory, defaults to "tests"."""
+
+
 HELP: dict[str, str] = {
     "console": """Usage: groundplan [global options] console [options]
 
@@ -38,6 +62,7 @@ Options:
                     a file. If "terraform.tfvars" or any ".auto.tfvars"
                     files are present, they will be automatically loaded.
 """,
+    "get": GET_HELP + "\n",
     "modules": """
 Usage: groundplan [global options] modules [options]
 
