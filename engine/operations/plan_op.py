@@ -122,46 +122,33 @@ def plan_locked(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs
     result.schemas = planned.schemas
     result.relevant_attributes = planned.relevant_attributes
     result.interrupted = stop_requested(request)
-    validation = _failed_validation(request, result, inputs, registry)
-    result.shown = validation is None and _shown(request, result)
+    result.shown = _shown(request, result, inputs, registry)
     if request.command != "refresh":  # terraform's refresh shows no plan, only the outputs
         request.view.plan(result)
     diags.extend(inputs.warnings)
-    if validation is not None:
-        # terraform would have stopped in its validate walk: its problems are the plan's
-        diags.extend(validation)
-        return result
     diags.extend(inputs.validate_warnings)
     diags.extend(planned.diagnostics)
     return result
 
 
-def _failed_validation(request: PlanRequest, result: PlanResult, inputs: Inputs,
-                       registry: ProviderRegistry) -> Diagnostics | None:
-    """For a plan that errored: the diagnostics of terraform's whole validate walk when it
-    has errors (terraform validates before it plans, so it would have stopped there); None
-    otherwise. The walk is run only for an errored plan, so a plan that succeeds pays only
-    for the static checks."""
-    plan_ = result.plan
-    assert plan_ is not None
-    if not plan_.errored or inputs.validated:
-        return None
-    from engine.operations.validate import check_config
-
-    checked = check_config(inputs.config, request.working_dir, registry)
-    return checked if checked.has_errors else None
-
-
-def _shown(request: PlanRequest, result: PlanResult) -> bool:
-    """Whether a human view shows the plan (its configuration is valid): not when it
-    errored without changes and the planner never got to its walk, nor for `apply`, which
-    shows no errored plan without changes at all."""
+def _shown(request: PlanRequest, result: PlanResult, inputs: Inputs,
+           registry: ProviderRegistry) -> bool:
+    """Whether a human view shows the plan: not when it errored without changes and
+    terraform would have stopped before showing one — it stops in its validate walk (which
+    the `plan` command checks only then), or the planner never got to its walk (`apply`
+    shows no errored plan without changes at all)."""
     plan_ = result.plan
     assert plan_ is not None
     if not plan_.errored or any(c.action is not Action.NOOP for c in plan_.changes):
         return True
     walked = result.refreshed is not result.prev_run
-    return request.command == "plan" and walked
+    if request.command != "plan" or not walked:
+        return False
+    if inputs.validated:
+        return True
+    from engine.operations.validate import check_config
+
+    return not check_config(inputs.config, request.working_dir, registry).has_errors
 
 
 def _plan_and_save(request: PlanRequest, registry: ProviderRegistry, inputs: Inputs,

@@ -49,7 +49,8 @@ CASES: dict[str, dict[str, str]] = {
         + CHECK % ("p", "terraform_data.r.input == 2", "p")
         + CHECK % ("q", "terraform_data.r.input == 3", "q"))},
     "warnings_and_errors": {"main.tf": (
-        IGNORED_ID % "a" + IGNORED_ID % "b" + 'output "o" {\n  value = 1 + "x"\n}\n')},
+        IGNORED_ID % "a" + IGNORED_ID % "b"
+        + 'resource "terraform_data" "c" {\n  lifecycle { ignore_changes = [nope] }\n}\n')},
 }
 
 COMMANDS: list[tuple[str, ...]] = [
