@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.diags.diagnostic import Diagnostic
-from engine.source import Range
+from engine.source import Range, SourceFile
 
 # Finds the "in resource "x" "y"" context for a range; the hcl package registers one so that
 # this module need not import the parser.
@@ -159,6 +159,64 @@ def _pos_json(rng: Range) -> dict[str, Any]:
     }
 
 
+def _line_bytes(file: SourceFile, line: int) -> tuple[int, int]:
+    """The byte range of a 1-based line without its line ending (bufio.ScanLines)."""
+    starts = file.line_starts
+    text = file.text
+    start = starts[line - 1]
+    end = starts[line] - 1 if line < len(starts) else len(text)
+    if end > start and text[end - 1] == "\r":
+        end -= 1
+    return file.byte_offset(start), file.byte_offset(end)
+
+
+def _json_snippet(diag: Diagnostic, rng: Range) -> dict[str, Any]:
+    """The `snippet` of terraform's JSON diagnostic: the lines that overlap the context
+    and subject (`hcl.Range.Overlaps`, in bytes), and the subject's byte offsets in them."""
+    file = rng.file
+    s, e = rng.start, rng.end
+    hl_start, hl_end = s.byte, max(e.byte, s.byte)
+    snip_start, snip_end, snip_line = hl_start, hl_end, s.line
+    ctx = diag.context
+    if ctx is not None and ctx.file is file:
+        cs, ce = ctx.start, ctx.end
+        if cs.byte < snip_start:
+            snip_start, snip_line = cs.byte, cs.line
+        snip_end = max(snip_end, ce.byte)
+    if snip_end == snip_start:
+        snip_end += 1
+    if hl_end == hl_start:
+        hl_end += 1
+
+    picked: list[tuple[int, int, int]] = []  # (line, start byte, end byte)
+    first = rng.start_offset
+    if ctx is not None and ctx.file is file:
+        first = min(first, ctx.start_offset)
+    line = max(1, file.line_col(first)[0] - 1)
+    count = len(file.line_starts)
+    while line <= count:
+        ls, le = _line_bytes(file, line)
+        if ls > snip_end:
+            break
+        if le > ls and (ls <= snip_start < le or ls <= snip_end < le
+                        or snip_start <= ls < snip_end or snip_start <= le < snip_end):
+            picked.append((line, ls, le))
+        line += 1
+    code = "\n".join(file.line_text(n) for n, _, _ in picked)
+    code_start = picked[0][1] if picked else 0
+    size = sum(le - ls for _, ls, le in picked) + max(len(picked) - 1, 0)
+    start = min(max(hl_start - code_start, 0), size)
+    end = min(max(start + (hl_end - hl_start), 0), size)
+    return {
+        "context": _context_of(rng),
+        "code": code,
+        "start_line": snip_line,
+        "highlight_start_offset": start,
+        "highlight_end_offset": end,
+        "values": [{"traversal": v.traversal, "statement": v.statement} for v in diag.values],
+    }
+
+
 def to_json(diag: Diagnostic) -> dict[str, Any]:
     """Terraform's machine-readable diagnostic object (`validate -json`, `-json` UI)."""
     out: dict[str, Any] = {
@@ -171,29 +229,10 @@ def to_json(diag: Diagnostic) -> dict[str, Any]:
     if diag.subject is not None:
         rng = diag.subject
         out["range"] = _pos_json(rng)
-        if rng.end_offset <= rng.start_offset:
+        if rng.end.byte <= rng.start.byte:
             # as terraform: an empty range is widened to one character
             end = out["range"]["end"] = dict(out["range"]["start"])
             end["byte"] += 1
             end["column"] += 1
-        start = rng.start
-        code_line = rng.file.line_text(start.line)
-        line_start = rng.file.line_starts[start.line - 1]
-        hl_start = rng.start_offset - line_start
-        hl_end = min(rng.end_offset - line_start, len(code_line))
-        if rng.file.text[line_start:].isascii() is False:
-            enc = code_line.encode("utf-8")
-            hl_start = len(code_line[:hl_start].encode("utf-8"))
-            hl_end = len(code_line[:hl_end].encode("utf-8"))
-            hl_end = min(hl_end, len(enc))
-        if hl_end <= hl_start:  # widened to one character, within the line
-            hl_end = min(hl_start + 1, len(code_line.encode("utf-8")))
-        out["snippet"] = {
-            "context": _context_of(rng),
-            "code": code_line,
-            "start_line": start.line,
-            "highlight_start_offset": hl_start,
-            "highlight_end_offset": hl_end,
-            "values": [{"traversal": v.traversal, "statement": v.statement} for v in diag.values],
-        }
+        out["snippet"] = _json_snippet(diag, rng)
     return out
