@@ -424,7 +424,7 @@ class Comment:
     range: Range
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class File:
     """A parsed file: its root body, its comments (for the formatter) and its source."""
 

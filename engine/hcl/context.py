@@ -18,6 +18,9 @@ _files: weakref.WeakKeyDictionary[SourceFile, list[tuple[int, int, str]]] = (
 )
 # a JSON file's objects and arrays: (start, end, [(step, child), ...]) in character offsets
 _Nav = tuple[int, int, list[tuple[str, "_Nav"]]]
+_json_files: weakref.WeakKeyDictionary[SourceFile, weakref.ref[File]] = (
+    weakref.WeakKeyDictionary()
+)
 _json_navs: weakref.WeakKeyDictionary[SourceFile, _Nav] = weakref.WeakKeyDictionary()
 _registered = False
 
@@ -31,12 +34,32 @@ def _register_finder() -> None:
         _registered = True
 
 
-def register_json_file(file: File, root: Expr) -> None:
-    """Remember a parsed JSON file's root value, so that ranges in it get HCL's JSON
-    context: the path of property names and indexes (`resource.aws_instance.web`, `[0]`)
-    to the innermost object or array holding them."""
+def register_json_file(file: File) -> None:
+    """Remember a parsed JSON file, so that ranges in it get HCL's JSON context: the path
+    of property names and indexes (`resource.aws_instance.web`, `[0]`) to the innermost
+    object or array holding them. Its index is built on the first question (from the file
+    if it is still alive, else, as terraform does, by parsing the text again)."""
     _register_finder()
-    _json_navs[file.source] = _nav(root)
+    _json_files[file.source] = weakref.ref(file)
+
+
+def _json_nav(source: SourceFile) -> _Nav | None:
+    nav = _json_navs.get(source)
+    if nav is not None:
+        return nav
+    ref = _json_files.get(source)
+    if ref is None:
+        return None
+    file = ref()
+    if file is not None and file.body.json_value is not None:
+        root = file.body.json_value
+    else:
+        from engine.hcl.json_syntax import parse_json_value
+        from engine.source import JSONSourceFile
+
+        root, _ = parse_json_value(JSONSourceFile(source.filename, source.text))
+    nav = _json_navs[source] = _nav(root)
+    return nav
 
 
 def _nav(value: Expr) -> _Nav:
@@ -97,7 +120,7 @@ def block_header(block: Block) -> str:
 def block_context(rng: Range) -> str | None:
     """The header of the top-level block enclosing `rng`, if its file was parsed here (in
     a JSON file: the path to the innermost object or array enclosing it)."""
-    nav = _json_navs.get(rng.file)
+    nav = _json_nav(rng.file)
     if nav is not None:
         return _json_context(nav, rng.start_offset)
     entries = _files.get(rng.file)

@@ -33,7 +33,7 @@ _TOKEN = re.compile(
     r"|([-+.0-9][-+.eE0-9]*)|([A-Za-z][A-Za-z_]*)|([^ \t\r\n]))",
     re.S,
 )
-_KIND = (None, "", STRING, NUMBER, KEYWORD, INVALID)
+_KIND = ("", "", STRING, NUMBER, KEYWORD, INVALID)
 
 
 @dataclass(slots=True)

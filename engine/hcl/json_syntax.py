@@ -36,6 +36,7 @@ from engine.hcl.ast import (
     TemplateWrapExpr,
     TupleConsExpr,
 )
+from engine.hcl.gcpause import paused_cyclic_gc
 from engine.hcl.json_scan import (
     BRACE_C,
     BRACE_O,
@@ -368,7 +369,8 @@ def parse_json_file(text: str, filename: str) -> tuple[File, Diagnostics]:
     from engine.hcl.json_body import body_of
 
     source = JSONSourceFile(filename, text)
-    root, diags = parse_json_value(source)
+    with paused_cyclic_gc():
+        root, diags = parse_json_value(source)
     if not isinstance(root, (ObjectConsExpr, TupleConsExpr)):
         diags.append(error("Root value must be object", _ROOT_DETAIL, root.range))
         fake = Range(source, 0, 0)
@@ -377,5 +379,5 @@ def parse_json_file(text: str, filename: str) -> tuple[File, Diagnostics]:
     file = File(body, source, [], is_json=True)
     from engine.hcl.context import register_json_file
 
-    register_json_file(file, root)
+    register_json_file(file)
     return file, Diagnostics(diags)

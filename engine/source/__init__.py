@@ -168,6 +168,8 @@ class FixedRange(Range):
     the characters at or after those positions, for the code that needs offsets."""
 
     __slots__ = ("_start_pos", "_end_pos")
+    _start_pos: Pos
+    _end_pos: Pos
 
     def __init__(
         self, file: SourceFile, start_offset: int, end_offset: int, start: Pos, end: Pos
@@ -178,13 +180,11 @@ class FixedRange(Range):
 
     @property
     def start(self) -> Pos:
-        pos: Pos = self._start_pos
-        return pos
+        return self._start_pos
 
     @property
     def end(self) -> Pos:
-        pos: Pos = self._end_pos
-        return pos
+        return self._end_pos
 
 
 _set_fixed_start = vars(FixedRange)["_start_pos"].__set__
