@@ -101,7 +101,7 @@ def _json_partial(
                 diags.append(error(
                     "Duplicate argument",
                     f'The argument "{name}" was already set at {existing.range}.',
-                    attr.name_range, attr.range))
+                    attr.name_range, attr.name_range))  # (hcl's objectAttr.Range is its name)
                 continue
             content.attributes[name] = attr
             used.add(name)
@@ -217,7 +217,8 @@ def content(body: Body, schema: BodySchema, block: Block | None = None) -> tuple
             detail = f'No argument or block type is named "{name}".'
             if sugg:
                 detail += f' Did you mean "{sugg}"?'
-            diags.append(error("Extraneous JSON object property", detail, attr.name_range, attr.range))
+            diags.append(error("Extraneous JSON object property", detail, attr.name_range,
+                               attr.name_range))
         return got, diags
     for name, attr in remain.attributes.items():
         cands = [a.name for a in schema.attributes if a.name not in got.attributes]

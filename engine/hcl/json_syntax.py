@@ -56,7 +56,7 @@ from engine.hcl.json_scan import (
 )
 from engine.hcl.lexer import EOF as LEX_EOF
 from engine.hcl.lexer import MODE_TEMPLATE, lex
-from engine.source import JSONSourceFile, Range, SourceFile
+from engine.source import EmbeddedSourceFile, JSONSourceFile, Pos, Range, SourceFile
 from engine.values import DYNAMIC, FALSE, TRUE, UNKNOWN, Value, null, number, string
 
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -342,7 +342,11 @@ def template_from_json_string(
     if file.text[start + 1 : end - 1] == decoded:
         tokens = lex(file, MODE_TEMPLATE, start + 1, end - 1)
     else:
-        tokens = lex(SourceFile(file.filename, decoded), MODE_TEMPLATE)
+        # as hcl: the decoded text parsed from just after the opening quote (positions
+        # then advance over the decoded text, which is "not exactly right", says hcl)
+        quote = Range(file, start, start).start
+        base = Pos(quote.line, quote.column + 1, quote.byte + 1)
+        tokens = lex(EmbeddedSourceFile(file.filename, decoded, file, base), MODE_TEMPLATE)
     parser = Parser(tokens)
     exprs, passthru, _ = parse_template_inner(parser, LEX_EOF, False)
     diags.extend(parser.diags)

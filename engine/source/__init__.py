@@ -48,6 +48,23 @@ class SourceFile:
         # bytes that were not UTF-8 are kept as lone surrogates: one byte each
         return len(self.text[:offset].encode("utf-8", "surrogateescape"))
 
+    def snippet_file(self) -> SourceFile:
+        """The file whose lines a diagnostic in this one shows (itself)."""
+        return self
+
+    def char_at_byte(self, byte: int) -> int:
+        """The character offset at a byte offset (of the character holding that byte)."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if self._ascii:
+            return min(byte, len(self.text))
+        seen = 0
+        for i, c in enumerate(self.text):
+            seen += 1 if c < "\x80" or "\udc80" <= c <= "\udcff" else len(c.encode("utf-8", "surrogatepass"))
+            if seen > byte:
+                return i
+        return len(self.text)
+
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its newline."""
         starts = self.line_starts
@@ -82,6 +99,39 @@ class JSONSourceFile(SourceFile):
             width = offset - start + text.count("\t", start, offset) - text.count("\r", start, offset)
             return idx + 1, width + 1
         return idx + 1, json_columns(text[start:offset]) + 1
+
+
+class EmbeddedSourceFile(SourceFile):
+    """Text decoded from a piece of another file (a JSON string with escapes, read as a
+    template), positioned as HCL positions it: its first character at `base` in `outer`,
+    then lines and columns (grapheme clusters) advancing over the decoded text, and bytes
+    counted in it. Diagnostics show the outer file's lines."""
+
+    __slots__ = ("outer", "base")
+    outer: SourceFile
+    base: Pos
+
+    def __init__(self, filename: str, text: str, outer: SourceFile, base: Pos) -> None:
+        SourceFile.__init__(self, filename, text)
+        self.outer = outer
+        self.base = base
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        from engine.values.graphemes import grapheme_count
+
+        starts = self.line_starts
+        idx = bisect_right(starts, offset) - 1
+        width = grapheme_count(self.text[starts[idx]:offset])
+        return self.base.line + idx, (self.base.column if idx == 0 else 1) + width
+
+    def byte_offset(self, offset: int) -> int:
+        return self.base.byte + len(self.text[:offset].encode("utf-8", "surrogateescape"))
+
+    def snippet_file(self) -> SourceFile:
+        return self.outer.snippet_file()
+
+    def line_text(self, line: int) -> str:
+        return self.outer.line_text(line)
 
 
 _JSON_RUN = re.compile(r'[^"\\\t\r]+|.', re.S)
