@@ -117,7 +117,7 @@ class EmbeddedSourceFile(SourceFile):
         self.base = base
 
     def line_col(self, offset: int) -> tuple[int, int]:
-        from engine.values.graphemes import grapheme_count
+        from engine.source.graphemes import grapheme_count
 
         starts = self.line_starts
         idx = bisect_right(starts, offset) - 1
@@ -139,7 +139,7 @@ _JSON_RUN = re.compile(r'[^"\\\t\r]+|.', re.S)
 
 def json_columns(segment: str) -> int:
     """The columns HCL's JSON scanner counts for `segment` (text from a line's start)."""
-    from engine.values.graphemes import grapheme_count
+    from engine.source.graphemes import grapheme_count
 
     width = 0
     for m in _JSON_RUN.finditer(segment):
