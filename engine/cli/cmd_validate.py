@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.cli.args import FlagSet
 from engine.cli.meta import Meta
-from engine.diags import Diagnostics, error, to_json
+from engine.diags import Diagnostics, error, terraform_order, to_json
 from engine.gocompat import json as gojson
 from engine.operations.validate import check_config, check_config_dependencies
 from engine.plugin.loader import PluginRegistry
@@ -58,7 +58,7 @@ def run_validate(meta: Meta, args: list[str]) -> int:
         }
         meta.ui.raw(gojson.dumps(doc) + "\n")
         return 1 if diags.has_errors else 0
-    meta.ui.diagnostics(diags)
+    meta.ui.diagnostics(terraform_order(diags))
     if diags.has_errors:
         return 1
     if diags.warnings:

@@ -85,6 +85,25 @@ def colorize(text: str, color: bool) -> str:
     return out + "\x1b[0m" if n else out
 
 
+def _write_raw(stream: TextIO, text: str) -> None:
+    """Write `text`, whose lone surrogates stand for bytes of a source line that were not
+    UTF-8: as those bytes (terraform prints a snippet's bytes as they are) where the stream
+    has a byte buffer, else as U+FFFD."""
+    if _SURROGATE.search(text) is not None:
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            stream.flush()
+            buffer.write(text.encode(getattr(stream, "encoding", None) or "utf-8", "surrogateescape"))
+            buffer.flush()
+            return
+        text = _SURROGATE.sub("\ufffd", text)
+    stream.write(text)
+    stream.flush()
+
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
 class Ui:
     """Where a command writes: `out`/`err` text, optionally coloured, plus diagnostics."""
 
@@ -132,17 +151,12 @@ class Ui:
             width = 75 if self.color else 77
             if diag.detail:
                 diag = dataclasses.replace(diag, detail=wrap_detail(diag.detail, width))
-            text = render_diagnostic(diag, color=self.color, box=self.color)
+            text = render_diagnostic(diag, color=self.color, box=self.color, raw_bytes=True)
             if diag.subject is not None and (
                 diag.subject.filename.startswith("<") or not diag.subject.filename
             ):
                 text = strip_unavailable_source(text)
-            if diag.is_error:
-                self.stderr.write(text)
-                self.stderr.flush()
-            else:
-                self.stdout.write(text)
-                self.stdout.flush()
+            _write_raw(self.stderr if diag.is_error else self.stdout, text)
 
     def legacy_diagnostics(self, diags: Iterable[Diagnostic]) -> None:
         """Diagnostics as terraform's older commands print them (`state`, `taint`, ...):

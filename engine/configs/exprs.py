@@ -142,13 +142,9 @@ def _shim_string(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
 def _json_raw_string(expr: ast.Expr) -> str | None:
     """A JSON string's decoded text, its template sequences uninterpreted (what HCL's JSON
     expressions return when evaluated with no context)."""
-    import json
+    from engine.hcl.json_syntax import decode_string
 
-    try:
-        got = json.loads(expr.range.file.text[expr.range.start_offset:expr.range.end_offset])
-    except ValueError:
-        return None
-    return got if isinstance(got, str) else None
+    return decode_string(expr.range.file.text[expr.range.start_offset:expr.range.end_offset])
 
 
 def unwrap_json_ref_expr(expr: ast.Expr) -> tuple[ast.Expr | None, Diagnostics]:

@@ -17,7 +17,7 @@ from engine.configs.refactoring import (
     decode_removed_block,
 )
 from engine.configs.resources import DATA, EPHEMERAL, MANAGED, Resource, decode_resource_block
-from engine.configs.syntax import BlockSchema, BodySchema, content
+from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content, partial_content
 from engine.configs.terraform_block import TerraformSettings, decode_terraform_block
 from engine.configs.variables import Variable, decode_variable_block
 from engine.diags import Diagnostics, error
@@ -65,9 +65,33 @@ class FileContents:
     checks: list[Check] = field(default_factory=list)
 
 
+_SNIFF_ROOT = BodySchema((), (BlockSchema("terraform"),))
+_SNIFF_BLOCKS = (
+    BodySchema((AttrSchema("required_version"),)),
+    BodySchema((AttrSchema("experiments"), AttrSchema("language"))),
+)
+
+
+def _sniff_diags(body: Body) -> Diagnostics:
+    """The structural diagnostics of terraform's two early looks at a file's `terraform`
+    blocks (sniffCoreVersionRequirements, sniffActiveExperiments): each decodes the root
+    body and those blocks' bodies partially, so what is wrong with their shape (a label on
+    `terraform`, a JSON root array element that is no object) is reported by each again."""
+    diags = Diagnostics()
+    for inner in _SNIFF_BLOCKS:
+        got, _, more = partial_content(body, _SNIFF_ROOT)
+        diags.extend(more)
+        for blk in got.blocks:
+            _, _, more = partial_content(blk.body, inner, blk)
+            diags.extend(more)
+    return diags
+
+
 def decode_file_body(body: Body, filename: str, override: bool) -> tuple[FileContents, Diagnostics]:
     """Decode a file's root body (Terraform's loadConfigFile)."""
-    got, diags = content(body, FILE_SCHEMA)
+    diags = _sniff_diags(body)
+    got, more = content(body, FILE_SCHEMA)
+    diags.extend(more)
     fc = FileContents(filename, override)
     for blk in got.blocks:
         t = blk.type

@@ -94,7 +94,9 @@ def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, D
     try:
         # bytes that are not UTF-8 survive as lone surrogates: the lexer reports them as
         # terraform does ("Invalid character encoding" at their line)
-        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+        # (JSON files keep their carriage returns: HCL's JSON positions count their bytes)
+        newline = "" if path.endswith(".json") else None
+        with open(path, encoding="utf-8", errors="surrogateescape", newline=newline) as fh:
             text = fh.read()
     except OSError:
         diags.append(error("Failed to read file", f'The file "{path}" could not be read.'))
@@ -106,7 +108,9 @@ def parse_config_file(path: str, override: bool) -> tuple[FileContents | None, D
     else:
         parsed, pdiags = hcl.parse_file(text, path)
     diags.extend(pdiags)
-    encoding = _bad_encoding(text, path, pdiags)
+    # in JSON, bytes that are not UTF-8 are no error: strings decode them as U+FFFD (Go's
+    # encoding/json), and outside strings the parser reports them as invalid tokens
+    encoding = Diagnostics() if path.endswith(".json") else _bad_encoding(text, path, pdiags)
     diags.extend(encoding)
     if parsed is None or encoding.has_errors:
         return None, diags

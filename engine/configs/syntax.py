@@ -65,6 +65,10 @@ def is_json_body(body: Body) -> bool:
 def missing_item_range(body: Body, block: Block | None = None) -> Range:
     """Where Terraform points "Missing required argument": the opening brace of the block
     (for a body without its block at hand, the first character of the body)."""
+    if is_json_body(body) and body.json_value is not None:
+        from engine.hcl.json_body import missing_item_range as json_missing
+
+        return json_missing(body.json_value)
     if block is not None:
         if is_json_body(body):
             return block.close_brace_range
@@ -76,14 +80,47 @@ def missing_item_range(body: Body, block: Block | None = None) -> Range:
 
 # ------------------------------------------------------------------------------ suggestions
 # ---------------------------------------------------------------------------------- decoding
-def _json_blocks(
-    attr: Attribute, schema: BlockSchema, diags: Diagnostics
-) -> list[Block]:
-    from engine.hcl.json_syntax import attribute_as_blocks
+def _json_partial(
+    body: Body, schema: BodySchema, content: BodyContent, diags: Diagnostics
+) -> Body:
+    """hcl's JSON PartialContent: every property in order, the first of an argument's name
+    kept ("Duplicate argument" for the others), a block type's property read as blocks;
+    returns the rest of the body."""
+    from engine.hcl.json_body import attribute_as_blocks, deep_attrs, hiding
 
-    blocks, bdiags = attribute_as_blocks(attr, schema.type, len(schema.labels))
-    diags.extend(bdiags)
-    return list(blocks)
+    props, pdiags = deep_attrs(body)
+    diags.extend(pdiags)
+    attr_names = {a.name for a in schema.attributes}
+    wanted = {b.type: b for b in schema.blocks}
+    used: set[str] = set()
+    for attr in props:
+        name = attr.name
+        if name in attr_names:
+            existing = content.attributes.get(name)
+            if existing is not None:
+                diags.append(error(
+                    "Duplicate argument",
+                    f'The argument "{name}" was already set at {existing.range}.',
+                    attr.name_range, attr.name_range))  # (hcl's objectAttr.Range is its name)
+                continue
+            content.attributes[name] = attr
+            used.add(name)
+        elif name in wanted:
+            blocks, bdiags = attribute_as_blocks(attr, name, wanted[name].labels)
+            diags.extend(bdiags)
+            content.blocks.extend(blocks)
+            used.add(name)
+    for a in schema.attributes:
+        if a.required and a.name not in content.attributes:
+            diags.append(error(
+                "Missing required argument",
+                f'The argument "{a.name}" is required, but no definition was found.',
+                content.missing_item_range))
+    rest: dict[str, Attribute] = {}
+    for attr in props:
+        if attr.name not in used:
+            rest.setdefault(attr.name, attr)
+    return hiding(body, rest, frozenset(used))
 
 
 def _check_labels(block: Block, schema: BlockSchema, diags: Diagnostics) -> bool:
@@ -131,7 +168,8 @@ def partial_content(
     place "Missing required argument" at its opening brace."""
     diags = Diagnostics()
     content = BodyContent(missing_item_range=missing_item_range(body, block))
-    json = is_json_body(body)
+    if is_json_body(body):
+        return content, _json_partial(body, schema, content, diags), diags
     for a in schema.attributes:
         attr = body.attributes.get(a.name)
         if attr is None:
@@ -146,25 +184,14 @@ def partial_content(
             continue
         content.attributes[a.name] = attr
     wanted = {b.type: b for b in schema.blocks}
-    if json:
-        for name, attr in body.attributes.items():
-            bs = wanted.get(name)
-            if bs is None or name in content.attributes:
-                continue
-            content.blocks.extend(_json_blocks(attr, bs, diags))
-        remain_attrs = {
-            k: v for k, v in body.attributes.items() if k not in content.attributes and k not in wanted
-        }
-        remain_blocks = list(body.blocks)
-    else:
-        for blk in body.blocks:
-            bs = wanted.get(blk.type)
-            if bs is None:
-                continue
-            if _check_labels(blk, bs, diags):
-                content.blocks.append(blk)
-        remain_attrs = {k: v for k, v in body.attributes.items() if k not in content.attributes}
-        remain_blocks = [b for b in body.blocks if b.type not in wanted]
+    for blk in body.blocks:
+        bs = wanted.get(blk.type)
+        if bs is None:
+            continue
+        if _check_labels(blk, bs, diags):
+            content.blocks.append(blk)
+    remain_attrs = {k: v for k, v in body.attributes.items() if k not in content.attributes}
+    remain_blocks = [b for b in body.blocks if b.type not in wanted]
     remain = Body(remain_attrs, remain_blocks, body.range, body.end_range)
     return content, remain, diags
 
@@ -174,19 +201,26 @@ def content(body: Body, schema: BodySchema, block: Block | None = None) -> tuple
     ("Unsupported argument", "Unsupported block type"; JSON: "Extraneous JSON object
     property")."""
     got, remain, diags = partial_content(body, schema, block)
-    json = is_json_body(body)
     block_types = [b.type for b in schema.blocks]
-    for name, attr in remain.attributes.items():
-        if json:
+    if is_json_body(body):
+        from engine.hcl.json_body import deep_attrs
+
+        props, pdiags = deep_attrs(remain)
+        diags.extend(pdiags)
+        cands = [a.name for a in schema.attributes if a.name not in remain.json_hidden]
+        cands += block_types
+        for attr in props:
+            name = attr.name
             if name == "//":
                 continue
-            cands = [a.name for a in schema.attributes] + block_types
             sugg = name_suggestion(name, cands)
             detail = f'No argument or block type is named "{name}".'
             if sugg:
                 detail += f' Did you mean "{sugg}"?'
-            diags.append(error("Extraneous JSON object property", detail, attr.name_range))
-            continue
+            diags.append(error("Extraneous JSON object property", detail, attr.name_range,
+                               attr.name_range))
+        return got, diags
+    for name, attr in remain.attributes.items():
         cands = [a.name for a in schema.attributes if a.name not in got.attributes]
         sugg = name_suggestion(name, cands)
         if sugg:
@@ -229,9 +263,11 @@ def just_attributes(body: Body) -> tuple[dict[str, Attribute], Diagnostics]:
     if body.blocks:
         ex = body.blocks[0]
         diags.append(error(f'Unexpected "{ex.type}" block', "Blocks are not allowed here.", ex.type_range))
-    attrs = dict(body.attributes)
     if is_json_body(body):
-        attrs.pop("//", None)
+        from engine.hcl.json_body import just_attributes as json_just_attributes
+
+        return json_just_attributes(body)
+    attrs = dict(body.attributes)
     return attrs, diags
 
 

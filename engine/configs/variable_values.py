@@ -87,8 +87,11 @@ def _read_var_file(path: str, display: str, source: str, into: dict[str, _Unpars
     try:
         with open(path, "rb") as fh:
             # Bytes that are not UTF-8 become U+FFFD: the parser reports them as terraform does
-            # ("Invalid character encoding", at the file and line).
-            text = fh.read().decode("utf-8", "replace")
+            # ("Invalid character encoding", at the file and line). In JSON they are kept (as
+            # lone surrogates, one a byte) so that positions count bytes as terraform's do;
+            # strings decode them as U+FFFD.
+            raw = fh.read()
+            text = raw.decode("utf-8", "surrogateescape" if display.endswith(".json") else "replace")
     except FileNotFoundError:
         diags.append(error("Failed to read variables file", f"Given variables file {display} does not exist."))
         return diags
@@ -106,25 +109,26 @@ def _read_var_file(path: str, display: str, source: str, into: dict[str, _Unpars
     else:
         parsed, pdiags = hcl.parse_file(text, display)
     diags.extend(pdiags)
-    if parsed is None or pdiags.has_errors:
+    if parsed is None or (pdiags.has_errors and not display.endswith(".json")):
         return diags
-    if not display.endswith(".json"):
-        got, _, _ = partial_content(parsed.body, BodySchema((), (BlockSchema("variable", ("name",)),)))
-        for blk in got.blocks:
-            name = blk.labels[0]
-            diags.append(
-                error(
-                    "Variable declaration in .tfvars file",
-                    "A .tfvars file is used to assign values to variables that have already been "
-                    f'declared in .tf files, not to declare new variables. To declare variable "{name}", '
-                    "place this block in one of your .tf files, such as variables.tf.\n\nTo set a "
-                    f"value for this variable in {display}, use the definition syntax instead:\n"
-                    f"    {name} = <value>",
-                    blk.type_range,
-                )
+    # (a JSON file with syntax errors is still probed for variable blocks, as terraform's
+    # addVarsFromFile does, before it stops)
+    got, _, _ = partial_content(parsed.body, BodySchema((), (BlockSchema("variable", ("name",)),)))
+    for blk in got.blocks:
+        name = blk.labels[0]
+        diags.append(
+            error(
+                "Variable declaration in .tfvars file",
+                "A .tfvars file is used to assign values to variables that have already been "
+                f'declared in .tf files, not to declare new variables. To declare variable "{name}", '
+                "place this block in one of your .tf files, such as variables.tf.\n\nTo set a "
+                f"value for this variable in {display}, use the definition syntax instead:\n"
+                f"    {name} = <value>",
+                blk.type_range,
             )
-        if diags.has_errors:
-            return diags
+        )
+    if diags.has_errors:
+        return diags
     attrs, adiags = just_attributes(parsed.body)
     diags.extend(adiags)
     for name, attr in attrs.items():

@@ -16,7 +16,7 @@ from engine.diags.diagnostic import (
     hcl_error_text,
     warning,
 )
-from engine.diags.render import render_diagnostic, render_diagnostics, to_json
+from engine.diags.render import render_diagnostic, render_diagnostics, terraform_order, to_json
 
 __all__ = [
     "Diagnostic",
@@ -28,6 +28,7 @@ __all__ = [
     "hcl_error_text",
     "render_diagnostic",
     "render_diagnostics",
+    "terraform_order",
     "to_json",
     "warning",
 ]

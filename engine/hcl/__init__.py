@@ -20,7 +20,8 @@ from engine.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from engine.hcl.context import block_context
-    from engine.hcl.json_syntax import attribute_as_blocks, parse_json_file
+    from engine.hcl.json_body import attribute_as_blocks
+    from engine.hcl.json_syntax import parse_json_file
     from engine.hcl.parser import parse_expression, parse_file, parse_template
 
 _LAZY = {
@@ -28,7 +29,7 @@ _LAZY = {
     "parse_expression": "engine.hcl.parser",
     "parse_template": "engine.hcl.parser",
     "parse_json_file": "engine.hcl.json_syntax",
-    "attribute_as_blocks": "engine.hcl.json_syntax",
+    "attribute_as_blocks": "engine.hcl.json_body",
     "block_context": "engine.hcl.context",
 }
 

@@ -401,12 +401,19 @@ class Block:
 
 @dataclass(slots=True)
 class Body:
-    """The attributes (by name, in source order) and blocks (in order) of a file or block."""
+    """The attributes (by name, in source order) and blocks (in order) of a file or block.
+
+    A body from a JSON file also keeps the JSON value it is made of (`json_value`: an
+    object, an array of objects, or a value of the wrong type that decoding reports) and the
+    property names a partial decoding already consumed (`json_hidden`); its `attributes` are
+    the first property of each name (`engine.hcl.json_body` reads all of them, and blocks)."""
 
     attributes: dict[str, Attribute]
     blocks: list[Block]
     range: Range
     end_range: Range
+    json_value: Expr | None = None
+    json_hidden: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +424,7 @@ class Comment:
     range: Range
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class File:
     """A parsed file: its root body, its comments (for the formatter) and its source."""
 

@@ -7,6 +7,7 @@ offsets are derived on demand, so parsing pays for positions only when a message
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -44,7 +45,25 @@ class SourceFile:
             self._ascii = self.text.isascii()
         if self._ascii:
             return offset
-        return len(self.text[:offset].encode("utf-8"))
+        # bytes that were not UTF-8 are kept as lone surrogates: one byte each
+        return len(self.text[:offset].encode("utf-8", "surrogateescape"))
+
+    def snippet_file(self) -> SourceFile:
+        """The file whose lines a diagnostic in this one shows (itself)."""
+        return self
+
+    def char_at_byte(self, byte: int) -> int:
+        """The character offset at a byte offset (of the character holding that byte)."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if self._ascii:
+            return min(byte, len(self.text))
+        seen = 0
+        for i, c in enumerate(self.text):
+            seen += 1 if c < "\x80" or "\udc80" <= c <= "\udcff" else len(c.encode("utf-8", "surrogatepass"))
+            if seen > byte:
+                return i
+        return len(self.text)
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its newline."""
@@ -58,6 +77,82 @@ class SourceFile:
             # bytes that were not UTF-8 (kept as lone surrogates) show as terraform shows them
             text = "".join("\ufffd" if "\udc80" <= c <= "\udcff" else c for c in text)
         return text.rstrip("\r")
+
+
+class JSONSourceFile(SourceFile):
+    """A `.json` file: columns counted as HCL's JSON scanner counts them.
+
+    That scanner counts a tab as two columns, a carriage return as none, each other byte
+    outside strings as one, and each grapheme cluster inside a string as one (a quote and
+    a backslash always on their own)."""
+
+    __slots__ = ()
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        starts = self.line_starts
+        idx = bisect_right(starts, offset) - 1
+        start = starts[idx]
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        text = self.text
+        if self._ascii or text[start:offset].isascii():
+            width = offset - start + text.count("\t", start, offset) - text.count("\r", start, offset)
+            return idx + 1, width + 1
+        return idx + 1, json_columns(text[start:offset]) + 1
+
+
+class EmbeddedSourceFile(SourceFile):
+    """Text decoded from a piece of another file (a JSON string with escapes, read as a
+    template), positioned as HCL positions it: its first character at `base` in `outer`,
+    then lines and columns (grapheme clusters) advancing over the decoded text, and bytes
+    counted in it. Diagnostics show the outer file's lines."""
+
+    __slots__ = ("outer", "base")
+    outer: SourceFile
+    base: Pos
+
+    def __init__(self, filename: str, text: str, outer: SourceFile, base: Pos) -> None:
+        SourceFile.__init__(self, filename, text)
+        self.outer = outer
+        self.base = base
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        from engine.source.graphemes import grapheme_count
+
+        starts = self.line_starts
+        idx = bisect_right(starts, offset) - 1
+        width = grapheme_count(self.text[starts[idx]:offset])
+        return self.base.line + idx, (self.base.column if idx == 0 else 1) + width
+
+    def byte_offset(self, offset: int) -> int:
+        return self.base.byte + len(self.text[:offset].encode("utf-8", "surrogateescape"))
+
+    def snippet_file(self) -> SourceFile:
+        return self.outer.snippet_file()
+
+    def line_text(self, line: int) -> str:
+        return self.outer.line_text(line)
+
+
+_JSON_RUN = re.compile(r'[^"\\\t\r]+|.', re.S)
+
+
+def json_columns(segment: str) -> int:
+    """The columns HCL's JSON scanner counts for `segment` (text from a line's start)."""
+    from engine.source.graphemes import grapheme_count
+
+    width = 0
+    for m in _JSON_RUN.finditer(segment):
+        run = m.group(0)
+        if run == "\t":
+            width += 2
+        elif run == "\r":
+            pass
+        elif len(run) == 1:
+            width += 1
+        else:
+            width += grapheme_count(run)
+    return width
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +211,34 @@ class Range:
         return f"Range({self})"
 
 
+class FixedRange(Range):
+    """A range whose line, column and byte positions are given rather than derived from
+    its character offsets: HCL reports some positions (a byte inside a multi-byte
+    character, a column counted in bytes) that no character offset has. The offsets are
+    the characters at or after those positions, for the code that needs offsets."""
+
+    __slots__ = ("_start_pos", "_end_pos")
+    _start_pos: Pos
+    _end_pos: Pos
+
+    def __init__(
+        self, file: SourceFile, start_offset: int, end_offset: int, start: Pos, end: Pos
+    ) -> None:
+        Range.__init__(self, file, start_offset, end_offset)
+        _set_fixed_start(self, start)
+        _set_fixed_end(self, end)
+
+    @property
+    def start(self) -> Pos:
+        return self._start_pos
+
+    @property
+    def end(self) -> Pos:
+        return self._end_pos
+
+
+_set_fixed_start = vars(FixedRange)["_start_pos"].__set__
+_set_fixed_end = vars(FixedRange)["_end_pos"].__set__
 _set_file = vars(Range)["file"].__set__
 _set_start = vars(Range)["start_offset"].__set__
 _set_end = vars(Range)["end_offset"].__set__

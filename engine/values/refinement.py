@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from engine.values.graphemes import graphemes
+from engine.source.graphemes import graphemes
 from engine.values.numbers import compare as num_compare
 from engine.values.types import DYNAMIC, NUMBER, STRING, ListType, MapType, SetType, Type
 from engine.values.value import NO_MARKS, UNKNOWN, Value

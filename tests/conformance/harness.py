@@ -80,7 +80,8 @@ def run_terraform(
     workdir: Path, *args: str, stdin: str | None = None, timeout: float = 120, raw: bool = False
 ) -> Run:
     """terraform's exit code and output; stdout and stderr pass through `as_groundplan`
-    unless `raw` (for tests that read terraform's own words)."""
+    unless `raw` (for tests that read terraform's own words). Output bytes that are not
+    UTF-8 (a snippet of such a source line) come back as lone surrogates."""
     tf = require_terraform()
     proc = subprocess.run(
         [tf, *args],
@@ -89,6 +90,7 @@ def run_terraform(
         input=stdin,
         capture_output=True,
         text=True,
+        errors="surrogateescape",
         timeout=timeout,
     )
     if raw:
@@ -106,6 +108,7 @@ def run_groundplan(
         input=stdin,
         capture_output=True,
         text=True,
+        errors="surrogateescape",
         timeout=timeout,
     )
     return Run(proc.returncode, proc.stdout, proc.stderr)

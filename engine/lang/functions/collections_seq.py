@@ -18,6 +18,7 @@ from engine.lang.functions.collections_common import (
     value_equals,
 )
 from engine.lang.functions.numeric import whole_int
+from engine.source.graphemes import grapheme_count
 from engine.values import (
     BOOL,
     DYNAMIC,
@@ -39,7 +40,6 @@ from engine.values import (
     tuple_,
     unknown,
 )
-from engine.values.graphemes import grapheme_count
 from engine.values.refinement import refine, value_range
 from engine.values.sets import length_is_known
 from engine.values.unify import unify_unsafe

@@ -21,6 +21,7 @@ from engine.lang.functions.strings_regex import (
     find_all,
     replace_all,
 )
+from engine.source.graphemes import graphemes
 from engine.values import (
     BOOL,
     DYNAMIC,
@@ -42,7 +43,6 @@ from engine.values import (
     tuple_,
     unknown,
 )
-from engine.values.graphemes import graphemes
 from engine.values.refinement import value_range
 
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"

@@ -16,6 +16,7 @@ from engine.gocompat.strconv import quote as go_quote
 from engine.gocompat.strconv import quote_rune as go_quote_rune
 from engine.lang.functions.base import Function, FunctionError, Param, static_return
 from engine.lang.functions.strings_decimal import Flags, number_text, render_float, render_int
+from engine.source.graphemes import grapheme_count, graphemes
 from engine.values import (
     BOOL,
     DYNAMIC,
@@ -29,7 +30,6 @@ from engine.values import (
     string,
     unknown,
 )
-from engine.values.graphemes import grapheme_count, graphemes
 
 
 class FormatError(Exception):

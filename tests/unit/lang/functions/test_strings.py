@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.lang.functions.strings_regex import RE2Error, compile_re2
+from engine.source.graphemes import graphemes
 from engine.values import STRING, ListType
-from engine.values.graphemes import graphemes
 from tests.unit.lang.helpers import only_error, show, value
 
 CASES = [
