@@ -17,11 +17,13 @@ from engine.initwd.modules import install_modules, write_manifest
 def init_modules(root: str | os.PathLike[str]) -> Diagnostics:
     """Install the module tree of `root` and write its modules.json, as `init` does: the
     manifest is only written when installing found no errors (a remote source that cannot be
-    fetched leaves the module uninstalled). The install's diagnostics."""
+    fetched leaves the module uninstalled, and so does an error in the root module or a test
+    file). The diagnostics of both."""
     directory = os.fspath(root)
     installed = install_modules(directory, lambda _line: None)
-    if installed.diags.has_errors:
-        return installed.diags
+    problems = Diagnostics([*installed.early, *installed.diags])
+    if problems.has_errors:
+        return problems
     return write_manifest(directory, installed.records)
 
 

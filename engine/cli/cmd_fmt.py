@@ -182,11 +182,7 @@ def normalize_path(path: str) -> str:
 
 def _flag_error(meta: Meta, exc: FlagError) -> int:
     for text in (HELP, f"Error parsing command-line flags: {exc}\n"):
-        if meta.ui.color:
-            meta.ui.stderr.write(f"\x1b[31m{text}\x1b[0m\x1b[0m\n")
-        else:
-            meta.ui.stderr.write(text + "\n")
-    meta.ui.stderr.flush()
+        meta.ui.legacy_error(text)
     return 1
 
 

@@ -27,11 +27,19 @@ from engine.depsfile import LOCK_FILE, load_locks, save_locks
 from engine.diags import Diagnostics, error, warning
 from engine.getproviders.mirror import current_platform
 from engine.getproviders.source import build_source
-from engine.initwd import install_modules, write_manifest
+from engine.initwd import write_manifest
 from engine.providercache.install import ensure_providers
 from engine.providercache.requirements import config_requirements
 from engine.states.state import State
+from engine.testing.loading import install_modules_with_tests
 
+#: terraform's InitConfigError: shown before the configuration's problems
+INIT_CONFIG_ERROR = (
+    "groundplan encountered problems during initialisation, including problems\n"
+    "with the configuration, described below.\n\n"
+    "The groundplan configuration must be valid before initialization so that\n"
+    "groundplan can determine which modules and providers need to be installed.\n"
+)
 SUCCESS = "[reset][bold][green]groundplan has been successfully initialized![reset][green]"
 EMPTY_DIR = (
     "[reset][bold]groundplan initialized in an empty directory![reset]\n\n"
@@ -198,7 +206,7 @@ def run_init(meta: Meta, args: list[str]) -> int:
     fs = FlagSet().boolean("input", True).boolean("upgrade").boolean("reconfigure")
     fs.boolean("migrate-state").boolean("backend", True).boolean("get", True)
     fs.multi("backend-config").multi("plugin-dir").boolean("lock", True).text("lock-timeout")
-    fs.text("lockfile").boolean("force-copy")
+    fs.text("lockfile").boolean("force-copy").text("test-directory", "tests")
     rest = meta.parse_flags("init", fs, args)
     if rest is None:
         return 1
@@ -222,11 +230,13 @@ def run_init(meta: Meta, args: list[str]) -> int:
         return 1
     cwd = meta.cwd
     plugin_dirs = [os.path.abspath(d) for d in (fs.get("plugin-dir") or [])]
+    test_dir = str(fs.get("test-directory"))
     lines: list[str] = []
-    installed = (install_modules(cwd, lines.append, bool(fs.get("upgrade")), meta.environ)
+    installed = (install_modules_with_tests(cwd, lines.append, test_dir, bool(fs.get("upgrade")),
+                                            meta.environ)
                  if fs.get("get") else None)
-    if installed is not None and installed.diags.has_errors and not installed.root.files:
-        ui.diagnostics(installed.diags)
+    if installed is not None and installed.early.has_errors and not installed.root.files:
+        ui.diagnostics(installed.early)
         return 1
     if installed is not None and not installed.root.files:
         ui.out(EMPTY_DIR)
@@ -235,30 +245,42 @@ def run_init(meta: Meta, args: list[str]) -> int:
         ui.out("[reset][bold]Initializing the backend...")
     if not _init_backend(meta, fs, installed.root if installed is not None else None):
         return 1
-    if installed is not None and installed.root.module_calls:
-        ui.out("[reset][bold]Upgrading modules..." if fs.get("upgrade") else "[reset][bold]Initializing modules...")
-        for line in lines:
-            ui.out(line)
     try:
         os.makedirs(os.path.join(cwd, ".terraform"), exist_ok=True)
         _store_plugin_path(cwd, plugin_dirs)
     except OSError as exc:
         ui.diagnostics([error("Failed to create the working directory", str(exc))])
         return 1
-    if installed is not None:
-        if installed.root.module_calls or installed.records[1:]:
-            # as terraform: the manifest records what was installed, also after errors
-            d = write_manifest(cwd, installed.records)
-            if d.has_errors and not installed.diags.has_errors:
-                ui.diagnostics(d)
-                return 1
-        if installed.diags.has_errors:
+    if installed is not None and installed.has_modules:
+        ui.out("[reset][bold]Upgrading modules..." if fs.get("upgrade")
+               else "[reset][bold]Initializing modules...")
+        for line in lines:
+            ui.out(line.rstrip())  # init's view trims what get's cli.Ui prints as it is
+        # as terraform, the manifest records what was installed even when something failed
+        d = write_manifest(cwd, installed.records)
+        if installed.diags.has_errors or d.has_errors:
             # as terraform: the root's unmet required_version is the error shown first
             versions = check_core_version(installed.root.required_versions)
-            ui.diagnostics(versions if versions.has_errors else installed.diags)
+            ui.diagnostics(versions if versions.has_errors else [*installed.diags, *d])
             return 1
-    config, diags = meta.load_config(version_first=True)
-    if diags.has_errors or config is None:
+    config, _files, diags = meta.load_config_with_tests(test_dir=test_dir, version_first=True)
+    if config is None and diags.has_errors:
+        # an unreadable manifest or lock file, or an unmet required_version: shown alone
+        ui.diagnostics(diags)
+        return 1
+    early = installed.early if installed is not None else Diagnostics()
+    root = installed.root if installed is not None else None
+    # as terraform: with a backend initialised (or configured), the configuration's problems
+    # follow the backend's, as they are; without one, the root module's own problems are
+    # "problems during initialisation" (the preamble), shown before those of the whole tree
+    backend_shown = bool(fs.get("backend")) or (
+        root is not None and (root.backend is not None or root.cloud is not None))
+    if not backend_shown and early.has_errors:
+        ui.diagnostics([error(INIT_CONFIG_ERROR), *early])
+        return 1
+    if diags.has_errors:
+        if not backend_shown and installed is None:
+            diags = Diagnostics([error(INIT_CONFIG_ERROR), *diags])
         ui.diagnostics(diags)
         return 1
     from engine.operations.lock_file import legacy_provider_errors

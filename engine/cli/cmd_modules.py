@@ -54,12 +54,12 @@ class ModuleEntry:
 def source_address(call: Any) -> str:
     """The call's source as terraform's ModuleSource.String() gives it: a local path
     cleaned, a registry address with its host (and `//subdir`), a remote address as given."""
-    from engine.configs.loader import _clean_local
+    from engine.configs.module_calls import clean_local_source
     from engine.configs.registry_addrs import parse_module_registry_source
 
     src: str = call.source
     if call.is_local:
-        return _clean_local(src)
+        return clean_local_source(src)
     try:
         reg = parse_module_registry_source(src)
     except ValueError:

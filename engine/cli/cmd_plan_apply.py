@@ -19,7 +19,9 @@ def _operation_flags() -> FlagSet:
     fs = FlagSet()
     fs.multi("var").multi("var-file").multi("target").multi("replace")
     fs.boolean("input", True).boolean("lock", True).text("lock-timeout", "0s")
-    fs.boolean("refresh", True).integer("parallelism", 10).boolean("compact-warnings")
+    fs.boolean("refresh", True).integer("parallelism", 10)
+    # -compact-warnings is taken out of the arguments by main (terraform's ParseView);
+    # its `=value` form is not a flag here, as in terraform
     fs.boolean("destroy").boolean("refresh-only").boolean("json")
     fs.text("state").text("state-out").text("backup")  # legacy, for the local backend
     return fs

@@ -33,8 +33,18 @@ def _render_verbose(rr: Any) -> str | None:
     return None
 
 
-def _position(d: Any) -> tuple[int, int]:
-    return (0, d.subject.start_offset) if d.subject is not None else (1, 0)
+def _by_file(diags: Diagnostics) -> list[Any]:
+    """`diags` grouped by file (in the order files first appear), each file's in source
+    order, those without a place last."""
+    files: dict[str, list[Any]] = {}
+    placeless = []
+    for d in diags:
+        if d.subject is None:
+            placeless.append(d)
+        else:
+            files.setdefault(d.subject.filename, []).append(d)
+    out = [d for group in files.values() for d in sorted(group, key=lambda d: d.subject.start_offset)]
+    return out + placeless
 
 
 def run_test(meta: Meta, args: list[str]) -> int:
@@ -44,7 +54,6 @@ def run_test(meta: Meta, args: list[str]) -> int:
     rest = meta.parse_flags("test", fs, args)
     if rest is None:
         return 1
-    from engine.testing.files import find_test_files, load_test_file
     from engine.testing.runner import FAIL, SuiteContext, run_suite
     from engine.testing.views import HumanView, JsonView
 
@@ -57,38 +66,27 @@ def run_test(meta: Meta, args: list[str]) -> int:
         view = JsonView(base, fs.get("verbose"))
     else:
         view = HumanView(meta.ui, fs.get("verbose"), _render_verbose)
-    config, diags = meta.load_config()
-    if diags.has_errors or config is None:
-        view.diagnostics(diags)
-        return 1
     test_dir = fs.get("test-directory") or "tests"
-    names = find_test_files(meta.cwd, test_dir)
+    # as terraform, the test files (and the modules their run blocks name, which `init`
+    # installed) load with the configuration: any error stops everything
+    config, loaded, diags = meta.load_config_with_tests(test_dir=test_dir)
+    if diags.has_errors or config is None:
+        view.diagnostics(_by_file(diags))
+        return 1
+    names = [tf.name for tf in loaded]
     wanted: list[str] = list(fs.get("filter") or [])
     if wanted:
-        more = Diagnostics()
-        kept = []
+        kept = set()
         for w in wanted:
             norm = os.path.normpath(w)
             if norm in names:
-                kept.append(norm)
+                kept.add(norm)
             else:
-                more.append(warning("Unknown test file",
-                                    f"The specified test file, {w}, could not be found."))
-        names = sorted(set(kept))
-        diags.extend(more)
-    files = []
-    load_diags = Diagnostics()
-    for name in names:
-        tf, fd = load_test_file(os.path.join(meta.cwd, name), name)
-        # as terraform, test files load with the configuration: any error stops everything
-        load_diags.extend(sorted(fd, key=_position))
-        if tf is not None:
-            files.append((tf, Diagnostics()))
-    view.diagnostics([d for d in diags if not d.is_error])
-    if load_diags.has_errors:
-        view.diagnostics(load_diags)
-        return 1
-    view.diagnostics(load_diags)  # warnings only
+                diags.append(warning("Unknown test file",
+                                     f"The specified test file, {w}, could not be found."))
+        loaded = [tf for tf in loaded if tf.name in kept]
+    view.diagnostics(_by_file(diags))  # warnings only
+    files = [(tf, Diagnostics()) for tf in loaded]
     ctx = SuiteContext(meta.cwd, config, view,
                        [(k, v) for k, v in fs.ordered if k in ("var", "var-file")],
                        dict(meta.environ),

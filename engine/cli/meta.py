@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.cli.args import FlagError, FlagSet
 from engine.cli.meta_encryption import EncryptionMeta
@@ -85,6 +85,30 @@ class Meta(EncryptionMeta):
             if diags.has_errors:
                 return None, diags
         return config, diags
+
+    def load_config_with_tests(self, directory: str = ".", test_dir: str = "tests",
+                               version_first: bool = False
+                               ) -> tuple[Config | None, list[Any], Diagnostics]:
+        """`load_config` with the test files of `test_dir` (terraform's loadConfigWithTests):
+        (configuration, test files, diagnostics); run blocks' modules come from the
+        manifest (`init` installs them)."""
+        from engine.operations.prepare import checked_load, config_path
+        from engine.testing.loading import load_config_with_tests
+
+        files: list[Any] = []
+
+        def load() -> tuple[Config, Diagnostics]:
+            config, found, diags = load_config_with_tests(config_path(self.cwd, directory),
+                                                          test_dir)
+            files.extend(found)
+            return config, diags
+
+        config, diags = checked_load(self.cwd, version_first, load)
+        if config is not None and not diags.has_errors:
+            diags.extend(self.check_encryption(config))
+            if diags.has_errors:
+                return None, files, diags
+        return config, files, diags
 
     def collect_variables(
         self, config: Config, ordered: list[tuple[str, str]], prompt: bool = False

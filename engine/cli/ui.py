@@ -158,23 +158,31 @@ class Ui:
                 text = strip_unavailable_source(text)
             _write_raw(self.stderr if diag.is_error else self.stdout, text)
 
+    def legacy_error(self, text: str) -> None:
+        """terraform's cli.Ui.Error for older commands' messages: `text` in red (colour on),
+        then a newline, on stderr."""
+        self.stderr.write(f"\x1b[31m{text}\x1b[0m\x1b[0m\n" if self.color else text + "\n")
+        self.stderr.flush()
+
     def legacy_diagnostics(self, diags: Iterable[Diagnostic]) -> None:
         """Diagnostics as terraform's older commands print them (`state`, `taint`, ...):
         each passed through cli.Ui (errors in red when colour is on), so followed by one more
-        line break on its stream; sorted and consolidated as `diagnostics`."""
+        line break on its stream (errors in red on stderr, warnings in yellow on stdout, when
+        colour is on); sorted and consolidated as `diagnostics`."""
         diags = list(diags)
         if self.compact_warnings and diags and not any(d.is_error for d in diags):
             self.diagnostics(diags)
             self.out("")
             return
         for diag, _ in for_people(diags):
-            if diag.is_error and self.color:
-                self.stderr.write("\x1b[31m")
+            if self.color:
+                (self.stderr if diag.is_error else self.stdout).write(
+                    "\x1b[31m" if diag.is_error else "\x1b[33m")
             self.diagnostics([diag])
             if diag.is_error:
                 self.err("\x1b[0m\x1b[0m" if self.color else "")
             else:
-                self.out("")
+                self.out("\x1b[0m\x1b[0m" if self.color else "")
 
     def ask(self, prompt: str) -> str | None:
         """Print `prompt` and read one line; None at end of input (as in Terraform, a last

@@ -65,8 +65,9 @@ def expr_as_keyword(expr: ast.Expr) -> str | None:
     if isinstance(expr, ast.ScopeTraversalExpr) and len(expr.traversal) == 1:
         return expr.traversal[0].name  # type: ignore[union-attr]
     if _in_json(expr):
+        # HCL's JSON expressions read a string as the traversal it spells (`"refresh-only"`)
         s = literal_string(expr)
-        if s is not None and s.isidentifier():
+        if s is not None and valid_identifier(s):
             return s
     return None
 
@@ -194,9 +195,10 @@ def json_string_as_expr(expr: ast.Expr, diags: Diagnostics) -> ast.Expr:
 
 
 def abs_traversal(expr: ast.Expr, shim: bool = True) -> tuple[Traversal | None, Diagnostics]:
-    """A single static absolute reference (`aws_instance.a`, `module.m`), or an error."""
+    """A single static absolute reference (`aws_instance.a`, `module.m`), or an error. In
+    JSON syntax a string holds the reference (HCL's AbsTraversalForExpr), shim or not."""
     diags = Diagnostics()
-    if shim:
+    if shim or _in_json(expr):
         expr = _shim_string(expr, diags)
     inner = unwrap(expr)
     if isinstance(inner, ast.ScopeTraversalExpr):

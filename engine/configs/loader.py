@@ -3,21 +3,26 @@
 - `module_files(dir)`: the `.tf` / `.tf.json` files of a directory in lexical order, split
   into primary and override files (`override.tf`, `*_override.tf`, and their `.tf.json`).
 - `load_module(dir)`: parse and decode them into a `Module`.
-- `load_config(root_dir, manifest=None)`: the root module and, recursively, every child
-  module, each from the directory `init` recorded for it in `.terraform/modules/modules.json`
-  (or in `manifest`: module key -> (directory relative to `root_dir`, source address)), as
-  terraform's loader does: local sources (`./x`, `../x`) too. A call without a record gives
-  "Module not installed", a record whose directory cannot be read gives "Module not
-  installed" naming the directory, and a local source that differs from the recorded one
-  gives "Module source has changed" (`init` installs them). When the root module itself has
-  errors, they are all that is returned: no child is loaded, providers are not checked.
+- `load_config(root_dir, manifest=None, tests=None)`: the root module and, recursively, every
+  child module, each from the directory `init` recorded for it in
+  `.terraform/modules/modules.json` (or in `manifest`: module key -> (directory relative to
+  `root_dir`, source address)), as terraform's loader does: local sources (`./x`, `../x`)
+  too. A call without a record gives "Module not installed", a record whose directory cannot
+  be read gives "Module not installed" naming the directory, and a local source that differs
+  from the recorded one gives "Module source has changed" (`init` installs them). When the
+  root module itself has errors, they are all that is returned: no child is loaded,
+  providers are not checked.
+- `tests` (terraform's LoadConfigWithTests): the test files' diagnostics (they load with the
+  root module: an error stops loading as one in the root module does) and the modules their
+  run blocks name (`ModuleRequest`, manifest key `test.<dirs>.<file>.<run>`); each is loaded
+  after the children, as terraform's buildTestModules does, with the same checks and its own
+  children under its key, into `Config.test_modules` (key -> a tree rooted at that module).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,10 +30,11 @@ from dataclasses import dataclass, field
 from engine.configs.files import FileContents, decode_file_body
 from engine.configs.merge import build_module
 from engine.configs.module import Module
-from engine.configs.module_calls import ModuleCall, is_local_source
-from engine.configs.versions import check_core_version
+from engine.configs.module_calls import ModuleCall, SourcedCall, clean_local_source, is_local_source
+from engine.configs.versions import VersionConstraint, check_core_version
 from engine.diags import Diagnostic, Diagnostics, error
 from engine.hcl.gcpause import paused_cyclic_gc
+from engine.source import Range
 
 
 def _ignored(name: str) -> bool:
@@ -144,6 +150,9 @@ class Config:
     parent: Config | None = field(default=None, repr=False)
     call: ModuleCall | None = None
     children: dict[str, Config] = field(default_factory=dict, repr=False)
+    #: the modules test files' run blocks name, by manifest key (only on a root loaded with
+    #: its tests): each the root of its own tree, as terraform's rebased ConfigUnderTest
+    test_modules: dict[str, Config] = field(default_factory=dict, repr=False)
 
     @property
     def root(self) -> Config:
@@ -187,7 +196,7 @@ class Config:
             name = ""
             if node.call is not None:
                 src = node.call.source
-                shown = _clean_local(src) if node.call.is_local else src
+                shown = clean_local_source(src) if node.call.is_local else src
                 name = f"{node.path_str} (from {shown})"
             diags.extend(check_core_version(node.module.required_versions, module=name))
         return diags
@@ -216,31 +225,23 @@ _MAX_DEPTH = 64
 _INIT_HINT = 'Run "groundplan init" to install all modules required by this configuration.'
 
 
-def _clean_local(source: str) -> str:
-    """A local module source as terraform normalises it (`./a/../b/` -> `./b`)."""
-    clean = posixpath.normpath(source.replace("\\", "/"))
-    if not clean.startswith("../") and clean not in (".", ".."):
-        clean = "./" + clean
-    return clean
-
-
-def _source_changed(mc: ModuleCall, recorded: str) -> bool:
-    """Whether the call's source is not the one `init` installed. Only local sources are
+def source_changed(source: str, recorded: str) -> bool:
+    """Whether a call's source is not the one `init` installed. Only local sources are
     compared (remote addresses are recorded in a normalised form groundplan does not
     reproduce)."""
-    rec_local = is_local_source(recorded)
-    if not mc.is_local and not rec_local:
+    local, rec_local = is_local_source(source), is_local_source(recorded)
+    if not local and not rec_local:
         return False
-    if mc.is_local != rec_local:
+    if local != rec_local:
         return True
-    return _clean_local(mc.source) != _clean_local(recorded)
+    return clean_local_source(source) != clean_local_source(recorded)
 
 
 def _not_installed(mc: ModuleCall, detail: str) -> Diagnostic:
     return error("Module not installed", detail, mc.decl_range)
 
 
-def recursive_call(name: str, mc: ModuleCall, where: str) -> Diagnostic:
+def recursive_call(name: str, mc: SourcedCall, where: str) -> Diagnostic:
     """The error for a local module call whose directory is that of a module calling it
     (itself, or through other modules): its tree would never end. terraform has no check
     of its own and fails when the nested paths become too long for the file system."""
@@ -254,8 +255,10 @@ def recursive_call(name: str, mc: ModuleCall, where: str) -> Diagnostic:
 
 
 def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagnostics,
-                   ancestors: tuple[str, ...] = ()) -> None:
-    if len(node.path) >= _MAX_DEPTH:
+                   ancestors: tuple[str, ...] = (), prefix: tuple[str, ...] = ()) -> None:
+    """Load `node`'s children; `prefix` is the manifest key path of the tree's root (a test
+    run's module: `("test", "main", "setup")`), () for the configuration's root."""
+    if len(node.path) + len(prefix) >= _MAX_DEPTH:
         return
     ancestors = (*ancestors, os.path.realpath(node.source_dir or root_dir))
     for name in sorted(node.module.module_calls):
@@ -263,19 +266,19 @@ def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagn
         if not mc.source_ok:
             continue
         path = (*node.path, name)
-        record = manifest.get(".".join(path))
+        record = manifest.get(".".join((*prefix, *path)))
         if record is None:
             diags.append(_not_installed(mc, "This module is not yet installed. " + _INIT_HINT))
             continue
         rec_dir, rec_source = record
         directory = os.path.normpath(os.path.join(root_dir, rec_dir))
-        if not os.path.isdir(directory):
+        if not rec_dir or not os.path.isdir(directory):
             # As terraform: an unreadable directory is the only problem reported for the call.
             diags.append(_not_installed(
                 mc, f"This module's local cache directory {rec_dir} could not be read. "
                 + _INIT_HINT))
             continue
-        if _source_changed(mc, rec_source):
+        if source_changed(mc.source, rec_source):
             diags.append(error(
                 "Module source has changed",
                 "The source address was changed since this module was installed. "
@@ -288,23 +291,83 @@ def _load_children(node: Config, root_dir: str, manifest: Manifest, diags: Diagn
         diags.extend(mdiags)
         child = Config(mod, path, node, mc)
         node.children[name] = child
-        _load_children(child, root_dir, manifest, diags, ancestors)
+        _load_children(child, root_dir, manifest, diags, ancestors, prefix)
 
 
-def load_config(root_dir: str, manifest: Manifest | None = None) -> tuple[Config, Diagnostics]:
+@dataclass(frozen=True, slots=True)
+class ModuleRequest:
+    """The module a test file's run block names (`module { source = ... }`), as terraform's
+    buildTestModules asks its module walker for it."""
+
+    name: str  # the run's name
+    path: tuple[str, ...]  # its manifest key path: ("test", *dirs, file stem, run name)
+    source: str
+    decl_range: Range  # the `module` block's header
+    source_range: Range  # the `source` argument
+    version: VersionConstraint | None = None  # the `version` argument (registry sources)
+
+    @property
+    def key(self) -> str:
+        return ".".join(self.path)
+
+
+def _load_test_module(root: Config, root_dir: str, manifest: Manifest, req: ModuleRequest,
+                      diags: Diagnostics) -> None:
+    record = manifest.get(req.key)
+    if record is None:
+        diags.append(error("Module not installed",
+                           "This module is not yet installed. " + _INIT_HINT, req.decl_range))
+        return
+    rec_dir, rec_source = record
+    directory = os.path.normpath(os.path.join(root_dir, rec_dir))
+    if not rec_dir or not os.path.isdir(directory):
+        diags.append(error(
+            "Module not installed",
+            f"This module's local cache directory {rec_dir} could not be read. " + _INIT_HINT,
+            req.decl_range))
+        return
+    if source_changed(req.source, rec_source):
+        diags.append(error("Module source has changed",
+                           "The source address was changed since this module was installed. "
+                           + _INIT_HINT, req.source_range))
+    mod, mdiags = load_module(directory)
+    diags.extend(mdiags)
+    if mod.imports:
+        # terraform loads the module as a child (at its key path) before rebasing it
+        where = ".".join(f"module.{p}" for p in req.path)
+        diags.append(error(
+            "Invalid import configuration",
+            f'An import block was detected in "{where}". Import blocks are only allowed in '
+            "the root module.", mod.imports[0].decl_range))
+    node = Config(mod)
+    _load_children(node, root_dir, manifest, diags, prefix=req.path)
+    root.test_modules[req.key] = node
+
+
+TestRequests = tuple[list[ModuleRequest], Diagnostics]
+
+
+def load_config(root_dir: str, manifest: Manifest | None = None,
+                tests: TestRequests | None = None) -> tuple[Config, Diagnostics]:
     """The whole configuration rooted at `root_dir` (see the module docstring); `manifest`
-    replaces the working directory's modules.json (a saved plan's configuration snapshot)."""
+    replaces the working directory's modules.json (a saved plan's configuration snapshot);
+    `tests` are the test files' module requests and diagnostics (engine.testing.loading)."""
     # Pause cyclic GC while the (acyclic) syntax trees are built: with hundreds of thousands
     # of new nodes its repeated passes would double the loading time.
     with paused_cyclic_gc():
         mod, diags = load_module(root_dir)
+        if tests is not None:
+            diags.extend(tests[1])
         root = Config(mod)
         if diags.has_errors:
             # as terraform's loader: a root module with errors is returned alone (its
             # required_version can still be checked), no child module is loaded
             return root, diags
-        _load_children(root, root_dir, _manifest(root_dir) if manifest is None else manifest,
-                       diags)
+        if manifest is None:
+            manifest = _manifest(root_dir)
+        _load_children(root, root_dir, manifest, diags)
+        for req in tests[0] if tests is not None else ():
+            _load_test_module(root, root_dir, manifest, req, diags)
     from engine.configs.provider_validation import validate_provider_configs
 
     diags.extend(validate_provider_configs(root))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from engine.configs.exprs import decode_string, unwrap, valid_identifier
 from engine.configs.meta import ProviderConfigRef, decode_depends_on, decode_provider_config_ref
@@ -61,6 +63,32 @@ class ModuleCall:
         return is_local_source(self.source)
 
 
+class SourcedCall(Protocol):
+    """What installing a module needs of what names it: a module call, or a test file's run
+    block's `module` (engine.configs.loader.ModuleRequest)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def version(self) -> VersionConstraint | None: ...
+
+    @property
+    def decl_range(self) -> Range: ...
+
+    @property
+    def source_range(self) -> Range | None: ...
+
+
+def clean_local_source(source: str) -> str:
+    """A local module source as terraform's parseModuleSourceLocal normalises it, the form
+    modules.json records (`./a/../b/` -> `./b`, `./` -> `./.`, `..` -> `./..`)."""
+    clean = posixpath.normpath(source.replace("\\", "/"))
+    if not clean.startswith("../"):
+        clean = "./" + clean
+    return clean
+
+
 def is_local_source(source: str) -> bool:
     """Whether a module source is a relative local path (`./x`, `../x`)."""
     return source.startswith(("./", "../", ".\\", "..\\")) or source in (".", "..")
@@ -70,6 +98,15 @@ _REGISTRY = re.compile(r"^([a-zA-Z0-9.-]+\.[a-zA-Z]+(:\d+)?/)?[0-9A-Za-z_-]+/[0-
 _REMOTE = re.compile(
     r"^([a-z0-9]+::|[a-z][a-z0-9+.-]*://|git@|github\.com/|bitbucket\.org/|/)"
 )
+
+
+def is_registry_source(source: str) -> bool:
+    """Whether a module source is a module registry address (`ns/name/system`, with an
+    optional registry host and `//subdir`), as terraform's ParseModuleSource tells them from
+    remote package addresses (go-getter's shorthand hosts are not registries)."""
+    if is_local_source(source) or "::" in source or _REGISTRY.match(source) is None:
+        return False
+    return not source.startswith(("github.com/", "bitbucket.org/"))
 
 
 _ASSUMED_REGISTRY = (

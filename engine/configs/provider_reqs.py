@@ -64,7 +64,7 @@ def _add(node: Any, reqs: Requirements, diags: Diagnostics, tests: bool) -> None
     for pc in m.provider_configs.values():
         _need(reqs, m.provider_for_local_name(pc.name), pc.version.text if pc.version else "")
     if tests:
-        for test_module in getattr(node, "test_modules", ()):
+        for test_module in node.test_modules.values():
             _add(test_module, reqs, diags, False)
     for name in sorted(node.children):
         _add(node.children[name], reqs, diags, False)

@@ -63,7 +63,9 @@ def traversal_range(t: Traversal) -> Range:
     return t[0].range.to(t[-1].range)
 
 
-def _single_attr(t: Traversal, diags: Diagnostics) -> tuple[str, Range, Traversal] | None:
+def single_attr_ref(t: Traversal, diags: Diagnostics) -> tuple[str, Range, Traversal] | None:
+    """terraform's parseSingleAttrRef: `root.name` (name, range, remaining steps), or None
+    with an "Invalid reference" error."""
     root = t[0].name  # type: ignore[union-attr]
     if len(t) < 2:
         diags.append(
@@ -149,7 +151,7 @@ def parse_ref(t: Traversal) -> tuple[Reference | None, Diagnostics]:
     root = t[0].name  # type: ignore[union-attr]
     root_range = t[0].range
     if root in (COUNT, EACH, LOCAL, PATH, TERRAFORM, VAR):
-        got = _single_attr(t, diags)
+        got = single_attr_ref(t, diags)
         if got is None:
             return None, diags
         name, rng, remain = got
@@ -169,7 +171,7 @@ def parse_ref(t: Traversal) -> tuple[Reference | None, Diagnostics]:
         kind = MANAGED if root == "resource" else root
         return _resource_ref(kind, root_range, t[1:], diags), diags
     if root == "module":
-        got = _single_attr(t, diags)
+        got = single_attr_ref(t, diags)
         if got is None:
             return None, diags
         call, rng, remain = got

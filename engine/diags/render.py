@@ -229,17 +229,10 @@ def render_diagnostic(
 
 def terraform_order(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Diagnostics in the order terraform's human output shows them (tfdiags' Sort, which
-    every view applies): warnings first, then those without a source, then by file (fewer
-    path segments first), start byte and end byte; otherwise as reported."""
+    every view applies; engine.diags.presentation.sort_key)."""
+    from engine.diags.presentation import sort_key
 
-    def key(diag: Diagnostic) -> tuple[object, ...]:
-        rng = diag.subject
-        if rng is None:
-            return (diag.is_error, False)
-        name = rng.filename
-        return (diag.is_error, True, name.count("/"), name, rng.start.byte, rng.end.byte)
-
-    return sorted(diags, key=key)
+    return sorted(diags, key=sort_key)
 
 
 def render_diagnostics(diags: Iterable[Diagnostic], color: bool = False, box: bool = True) -> str:

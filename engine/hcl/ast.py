@@ -387,6 +387,8 @@ class Block:
     label_ranges: list[Range]
     open_brace_range: Range
     close_brace_range: Range
+    #: decoded from JSON syntax (the innermost object of `{"type": {"label": {...}}}`)
+    json: bool = False
 
     @property
     def range(self) -> Range:
@@ -394,7 +396,10 @@ class Block:
 
     @property
     def def_range(self) -> Range:
-        """The block header: type and labels, as Terraform highlights it."""
+        """The block header: type and labels, as Terraform highlights it; in JSON syntax,
+        HCL's DefRange is the opening brace of the block's object."""
+        if self.json:
+            return self.open_brace_range
         end = self.label_ranges[-1] if self.label_ranges else self.type_range
         return self.type_range.to(end)
 

@@ -211,4 +211,4 @@ def _block(
 ) -> Block:
     body = body_of(value)
     return Block(block_type, list(labels), body, type_range, list(label_ranges), def_range,
-                 body.end_range)
+                 body.end_range, json=True)

@@ -19,7 +19,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.configs.module_calls import ModuleCall
+from engine.configs.module_calls import SourcedCall
 from engine.configs.registry_addrs import RegistryModule, parse_module_registry_source
 from engine.configs.versions import Version
 from engine.diags import Diagnostics, error, warning
@@ -83,11 +83,11 @@ def package_of(source: str) -> tuple[str, str]:
         return source, ""
 
 
-def _where(mc: ModuleCall) -> str:
+def _where(mc: SourcedCall) -> str:
     return f"{os.path.normpath(mc.decl_range.filename)}:{mc.decl_range.start.line}"
 
 
-def _prerelease_named(mc: ModuleCall, v: Version) -> bool:
+def _prerelease_named(mc: SourcedCall, v: Version) -> bool:
     """apparentlymart/go-versions: a pre-release is acceptable only when a clause names it
     exactly."""
     clauses = mc.version.clauses if mc.version is not None else []
@@ -109,7 +109,7 @@ class RemoteInstaller:
         self.client = RegistryClient(self.environ)
         self.fetcher = PackageFetcher(self.environ)
 
-    def install(self, name: str, mc: ModuleCall, key: str, inst_path: str,
+    def install(self, name: str, mc: SourcedCall, key: str, inst_path: str,
                 say: Callable[[str], None]) -> tuple[str | None, str, Diagnostics]:
         """(module directory or None, registry version or "", diagnostics)."""
         shutil.rmtree(inst_path, ignore_errors=True)
@@ -121,7 +121,7 @@ class RemoteInstaller:
         directory, diags = self._remote(name, mc, key, inst_path, say)
         return directory, "", diags
 
-    def _select(self, name: str, mc: ModuleCall, mod: RegistryModule, diags: Diagnostics) -> Version | None:
+    def _select(self, name: str, mc: SourcedCall, mod: RegistryModule, diags: Diagnostics) -> Version | None:
         pkg = _package(mod)
         host = mod.host
         if pkg not in self._versions:
@@ -178,7 +178,7 @@ class RemoteInstaller:
             return None
         return match
 
-    def _registry(self, name: str, mc: ModuleCall, key: str, inst_path: str, mod: RegistryModule,
+    def _registry(self, name: str, mc: SourcedCall, key: str, inst_path: str, mod: RegistryModule,
                   say: Callable[[str], None]) -> tuple[str | None, str, Diagnostics]:
         diags = Diagnostics()
         chosen = self._select(name, mc, mod, diags)
@@ -239,7 +239,7 @@ class RemoteInstaller:
         say(f"- {key} in {mod_dir}")
         return mod_dir, version, diags
 
-    def _remote(self, name: str, mc: ModuleCall, key: str, inst_path: str,
+    def _remote(self, name: str, mc: SourcedCall, key: str, inst_path: str,
                 say: Callable[[str], None]) -> tuple[str | None, Diagnostics]:
         diags = Diagnostics()
         try:

@@ -88,13 +88,22 @@ def load_configuration(working_dir: str, directory: str = ".",
     As terraform, a modules.json it cannot decode and a dependency lock file it cannot read
     are refused by every command that loads the configuration (Meta.providerFactories)."""
     from engine.configs import load_config
+
+    return checked_load(working_dir, version_first,
+                        lambda: load_config(config_path(working_dir, directory)))
+
+
+def checked_load(working_dir: str, version_first: bool,
+                 load: Callable[[], tuple[Config, Diagnostics]]) -> tuple[Config | None, Diagnostics]:
+    """`load()` (a configuration loader) under the checks of `load_configuration`: the
+    manifest and lock file first, then every module's `required_version`."""
     from engine.depsfile import LOCK_FILE, load_locks
     from engine.initwd import check_manifest
 
     diags = check_manifest(working_dir)
     if diags.has_errors:
         return None, diags
-    config, diags = load_config(config_path(working_dir, directory))
+    config, diags = load()
     # Every module's `required_version`, as terraform's checkRequiredVersion: a configuration
     # that loads but that this version does not satisfy gives only "Unsupported Terraform Core
     # version" errors; with `version_first` (init) those errors win over load errors too.

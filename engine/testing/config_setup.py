@@ -1,7 +1,8 @@
 """The configuration one run executes, as terraform's TransformConfigForTest prepares it.
 
 The configuration is the module under test, or the module a run's `module` block names
-(loaded with the modules `init` installed for it, keyed `test.<file>.<run>` in modules.json).
+(`run.config`: loaded with the configuration, from the directory `init` installed it in,
+keyed `test.<dirs>.<file>.<run>` in modules.json; engine.testing.loading).
 The test file's `provider` blocks replace the module's blocks of the same name while the run
 executes (and while its state is destroyed); `mock_provider` blocks make those configurations
 mocked (engine.testing.providers). `override_module` replaces a module call's contents by its
@@ -10,13 +11,12 @@ given outputs.
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.addrs import Provider as ProviderAddr
 from engine.configs.exprs import static_value
+from engine.configs.module_calls import clean_local_source, is_local_source
 from engine.diags import Diagnostics, error
 from engine.testing.files import Run, TestFile
 from engine.testing.module_overrides import install_module_overrides
@@ -47,50 +47,6 @@ class RunConfig:
             fn()
         self.undo = []
         self.registry.close()
-
-
-def _manifest(cwd: str, prefix: str) -> dict[str, tuple[str, str]]:
-    path = os.path.join(cwd, ".terraform", "modules", "modules.json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
-        return {}
-    out: dict[str, tuple[str, str]] = {}
-    for rec in data.get("Modules", []) if isinstance(data, dict) else []:
-        key = str(rec.get("Key", ""))
-        if key.startswith(prefix + "."):
-            out[key[len(prefix) + 1:]] = (os.path.join(cwd, str(rec.get("Dir", ""))),
-                                          str(rec.get("Source", "")))
-    return out
-
-
-def _module_key(file: TestFile, run: Run) -> str:
-    stem = file.name
-    for ext in (".tftest.hcl", ".tftest.json"):
-        if stem.endswith(ext):
-            stem = stem[: -len(ext)]
-    return "test." + stem.replace(os.sep, ".").replace("/", ".") + "." + run.name
-
-
-_module_cache: dict[tuple[str, str], tuple[Any, Diagnostics]] = {}
-
-
-def _load_module(ctx: Any, file: TestFile, run: Run) -> tuple[Any, Diagnostics]:
-    from engine.configs import load_config
-
-    assert run.module is not None
-    directory = os.path.normpath(os.path.join(ctx.cwd, run.module.source))
-    key = (directory, _module_key(file, run))
-    if key not in _module_cache:
-        if not os.path.isdir(directory):
-            return None, Diagnostics([error(
-                "Module not installed",
-                f"The module {run.module.source} of run \"{run.name}\" could not be found. Run "
-                '"groundplan init" to install all modules required by this configuration.',
-                run.module.decl_range)])
-        _module_cache[key] = load_config(directory, _manifest(ctx.cwd, key[1]))
-    return _module_cache[key]
 
 
 def _mocks(config: Any, file: TestFile) -> tuple[dict[Any, Any], Diagnostics]:
@@ -141,11 +97,16 @@ def prepare_run_config(ctx: Any, file: TestFile, run: Run,
     config = ctx.config
     state_key = ""
     if run.module is not None:
-        config, more = _load_module(ctx, file, run)
-        diags.extend(more)
-        if more.has_errors or config is None:
+        if run.config is None:
+            diags.append(error(
+                "Module not installed",
+                "This module is not yet installed. Run \"groundplan init\" to install all "
+                "modules required by this configuration.", run.module.decl_range))
             return None, diags
-        state_key = run.module.source
+        config = run.config
+        # as terraform: the state of a run's module is kept under its source address
+        source = run.module.source
+        state_key = clean_local_source(source) if is_local_source(source) else source
     registry = registries.get(id(config))
     if registry is None:
         mocks, more = _mocks(config, file)

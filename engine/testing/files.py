@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.configs.checks import CheckRule
 from engine.configs.exprs import (
@@ -22,8 +23,10 @@ from engine.configs.exprs import (
     expr_list,
     valid_identifier,
 )
+from engine.configs.module_calls import is_local_source, is_registry_source, source_problem
 from engine.configs.providers import ProviderConfig, decode_provider_block
 from engine.configs.syntax import AttrSchema, BlockSchema, BodySchema, content, just_attributes
+from engine.configs.versions import VersionConstraint, decode_version_constraint
 from engine.diags import Diagnostics, error
 from engine.hcl.ast import Attribute, Block, Body, Expr, Traversal
 from engine.source import Range
@@ -84,8 +87,9 @@ class ModuleRef:
     """A run's `module { source, version }`: the module it runs instead of the one tested."""
 
     source: str
-    version: str
-    decl_range: Range
+    version: VersionConstraint | None
+    decl_range: Range  # the block's header ("module")
+    source_range: Range  # the whole `source` argument, as terraform's SourceDeclRange
 
 
 @dataclass(slots=True)
@@ -103,6 +107,9 @@ class Run:
     state_key: str = ""
     providers: dict[str, tuple[Traversal, Range]] = field(default_factory=dict)
     overrides: list[Override] = field(default_factory=list)
+    #: the configuration a `module` block names, once loaded with the configuration
+    #: (terraform's ConfigUnderTest; engine.testing.loading)
+    config: Any = None
 
 
 @dataclass(slots=True)
@@ -199,31 +206,38 @@ def _plan_options(block: Block, diags: Diagnostics) -> PlanOptions:
 
 
 def _module_block(block: Block, diags: Diagnostics) -> ModuleRef | None:
+    """terraform's decodeTestRunModuleBlock: None when the block has errors (the run then
+    tests the main configuration, and the errors stop everything)."""
+    mine = Diagnostics()
     got, more = content(block.body, MODULE_SCHEMA, block)
-    diags.extend(more)
+    mine.extend(more)
+    version: VersionConstraint | None = None
+    if "version" in got.attributes:
+        version, more = decode_version_constraint(got.attributes["version"])
+        mine.extend(more)
     src_attr = got.attributes.get("source")
+    source: str | None = None
     if src_attr is None:
-        diags.append(error(
+        mine.append(error(
             'Missing "source" attribute for module block',
             "You must specify a source attribute when executing alternate modules during test "
             "executions.", block.def_range))
+    else:
+        source, more = decode_string(src_attr)
+        mine.extend(more)
+        have_version = "version" in got.attributes
+        problem = source_problem(source, have_version) if source is not None else None
+        if problem is not None:
+            mine.append(error(problem[0], problem[1], src_attr.range))
+        elif source is not None and not is_local_source(source) and not is_registry_source(source):
+            mine.append(error(
+                "Invalid module source address",
+                "Only local or registry module sources are currently supported from within "
+                "test run blocks.", src_attr.range))
+    diags.extend(mine)
+    if mine.has_errors or source is None or src_attr is None:
         return None
-    source, more = decode_string(src_attr)
-    diags.extend(more)
-    version = ""
-    if "version" in got.attributes:
-        text, more = decode_string(got.attributes["version"])
-        diags.extend(more)
-        version = text or ""
-    if source is None:
-        return None
-    if not (source.startswith("./") or source.startswith("../")) and not version:
-        diags.append(error(
-            "Invalid module source address",
-            "Only local or registry module sources are currently supported from within test "
-            "run blocks.", src_attr.expr.range))
-        return None
-    return ModuleRef(source, version, block.def_range)
+    return ModuleRef(source, version, block.def_range, src_attr.range)
 
 
 def _assert_block(block: Block, diags: Diagnostics) -> CheckRule:
@@ -362,6 +376,7 @@ def add_mock_blocks(mock: MockProvider, blocks: list[Block], diags: Diagnostics,
             diags.extend(more)
             if ov is not None and not any(o.kind == ov.kind and o.target_str == ov.target_str
                                           for o in mock.overrides):
+                ov.from_mock_file = True
                 mock.overrides.append(ov)
         else:
             _add_override(mock.overrides, b, diags)
@@ -458,23 +473,3 @@ def load_test_file(path: str, name: str) -> tuple[TestFile | None, Diagnostics]:
 
 def is_test_file(name: str) -> bool:
     return name.endswith(".tftest.hcl") or name.endswith(".tftest.json")
-
-
-def find_test_files(root: str, test_dir: str = "tests") -> list[str]:
-    """The test files of the module at `root`: those in the module directory itself, then
-    those under `test_dir` (recursively), as paths relative to `root`, sorted as terraform
-    loads them (lexically)."""
-    found: list[str] = []
-    try:
-        for entry in sorted(os.listdir(root)):
-            if is_test_file(entry) and os.path.isfile(os.path.join(root, entry)):
-                found.append(entry)
-    except OSError:
-        return []
-    base = os.path.join(root, test_dir)
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames.sort()
-        for fn in sorted(filenames):
-            if is_test_file(fn):
-                found.append(os.path.relpath(os.path.join(dirpath, fn), root))
-    return sorted(set(found))

@@ -35,6 +35,8 @@ class Override:
     during_plan: bool
     decl_range: Range
     values_range: Range | None = None
+    target_range: Range | None = None  # the whole `target` argument
+    from_mock_file: bool = False  # read from a mock provider's .tfmock.hcl files
 
     def matches_instance(self, addr: AbsResourceInstance) -> bool:
         """Whether this override is for resource instance `addr` (the whole resource, or
@@ -93,7 +95,7 @@ def decode_override(block: Block, during_plan_default: bool = False
     if diags.has_errors or not target_str:
         return None, diags
     return Override(block.type, target_str, target, values, during, block.def_range,
-                    values_range), diags
+                    values_range, t.range if t is not None else None), diags
 
 
 def resource_override(layers: Iterable[Iterable[Override]], addr: AbsResourceInstance,

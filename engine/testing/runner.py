@@ -1,6 +1,8 @@
 """Running test files: terraform 1.11's TestSuiteRunner / TestFileRunner.
 
-Files run in name order. In each file the runs execute in order; each plans (and, for
+Files run in name order. In each file the runs execute in order; each is first checked as
+terraform's TestRun.Validate does (engine.testing.validate: an `expect_failures` entry that is
+not checkable is an error, an override without a target a warning), then plans (and, for
 `command = apply`, applies) its configuration — the module under test, or the module its
 `module` block names — against the state it shares with earlier runs of the same
 configuration (or `state_key`), kept in memory. Assertions are then evaluated over the
@@ -37,6 +39,7 @@ from engine.testing.expectations import (
 )
 from engine.testing.files import Run, TestFile
 from engine.testing.memstate import MemoryStorage
+from engine.testing.validate import validate_run
 from engine.testing.variables import RunVariables, run_variables
 from engine.values import NULL_DYNAMIC, Value, object_
 
@@ -145,6 +148,12 @@ class FileRunner:
     # ------------------------------------------------------------------ one run
     def _run(self, rr: RunResult) -> None:
         run = rr.run
+        # terraform's TestRun.Validate first: expect_failures kinds, override targets
+        checked = validate_run(run, run.config if run.module is not None else self.ctx.config)
+        rr.diagnostics.extend(checked)
+        if checked.has_errors:
+            rr.status = ERROR
+            return
         rc, diags = prepare_run_config(self.ctx, self.result.file, run, self.registries)
         rr.diagnostics.extend(diags)
         if diags.has_errors or rc is None:

@@ -47,3 +47,22 @@ def test_get_matches_terraform(case: str, tmp_path: Path) -> None:
         tf, gp = run_terraform(tf_dir, *args), run_groundplan(gp_dir, *args)
         assert (gp.code, gp.stdout, gp.stderr) == (tf.code, tf.stdout, tf.stderr), args
         assert _manifest(gp_dir) == _manifest(tf_dir), args
+
+
+RUN_MODULE = 'run "r" {\n  module {\n    source = "%s"\n  }\n}\n'
+
+
+@pytest.mark.parametrize("args", [("get", "-test-directory=checks"), ("get", "-test-directory", "none"),
+                                  ("get",)])
+def test_get_installs_run_block_modules_as_terraform(args: tuple[str, ...], tmp_path: Path) -> None:
+    """The modules test files' run blocks name are installed from the test directory given,
+    with their own calls, as terraform's get installs them."""
+    files = {"main.tf": CALL % ("a", "./m"), "m/main.tf": "", "fixture/main.tf": CALL % ("x", "../m"),
+             "checks/s.tftest.hcl": RUN_MODULE % "./fixture",
+             "tests/t.tftest.hcl": RUN_MODULE % "./m"}
+    tf_dir, gp_dir = tmp_path / "tf", tmp_path / "gp"
+    _write(tf_dir, files)
+    _write(gp_dir, files)
+    tf, gp = run_terraform(tf_dir, *args), run_groundplan(gp_dir, *args)
+    assert (gp.code, gp.stdout, gp.stderr) == (tf.code, tf.stdout, tf.stderr)
+    assert _manifest(gp_dir) == _manifest(tf_dir)

@@ -29,14 +29,7 @@ CORPUS = Path(__file__).parent / "tofu_configs"
 
 # fixture -> why groundplan does not agree with terraform on it yet (each one a gap to close;
 # none is the encryption or backend helpers' — this corpus has no such fixture)
-EXPECTED_DIFFERENCES: dict[str, str] = {
-    # modules with tests: terraform's validate loads the *.tftest.hcl files with the root module
-    # and each run block's module from the manifest (key test.<file>.<run>, which its init
-    # installs): here "Module not installed". groundplan's validate does not read test files
-    # and its init does not install run blocks' modules yet.
-    "valid-modules/with-tests-module": "test files' run blocks' modules are not loaded",
-    "valid-modules/with-tests-nested-module": "test files' run blocks' modules are not loaded",
-}
+EXPECTED_DIFFERENCES: dict[str, str] = {}
 
 
 def fixtures() -> list[str]:

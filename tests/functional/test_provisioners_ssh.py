@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conformance.harness import require_terraform
 from tests.functional.sshd_server import (
     ROOT_PASSWORD,
     ConnectProxy,
@@ -45,14 +46,6 @@ UUID_BYTES = re.compile(UUID.pattern.encode())
 ELAPSED = re.compile(r"(complete after |\[)\d+s(?= elapsed\]|\b)")
 RANDOM_SCRIPT = re.compile(r"/tmp/terraform_\d+\.sh")
 APPLY = ("apply", "-auto-approve", "-no-color")
-
-
-def _terraform() -> str:
-    path = shutil.which("terraform")
-    if path is None:
-        pytest.fail("CONFORMANCE TESTS NEED TERRAFORM: the `terraform` binary (v1.11) is not "
-                    "on PATH, so groundplan cannot be compared with its oracle.", pytrace=False)
-    return path
 
 
 def norm(text: str) -> str:
@@ -83,7 +76,7 @@ class Lab:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    _terraform()
+    require_terraform()
     base = tmp_path_factory.mktemp("ssh-lab")
     keys = Keys(base)
     user, rsa, stranger = keys.user("user"), keys.user("rsa", "rsa", pem=True), keys.user("x")
@@ -141,7 +134,7 @@ def _env(extra: dict[str, str] | None) -> dict[str, str]:
 
 def _apply(tool: str, cwd: Path, env: dict[str, str],
            args: tuple[str, ...] = APPLY) -> subprocess.CompletedProcess[str]:
-    cmd = [_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
+    cmd = [require_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
     if tool == "terraform":
         subprocess.run([*cmd, "init", "-no-color"], cwd=cwd, env=env, capture_output=True,
                        timeout=180, check=True)
@@ -296,7 +289,7 @@ resource "terraform_data" "a" {{
   }}
 }}
 """)
-        cmd = [_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
+        cmd = [require_terraform()] if tool == "terraform" else [sys.executable, "-m", "engine.cli.main"]
         env = _env(None)
         if tool == "terraform":
             subprocess.run([*cmd, "init"], cwd=work, env=env, capture_output=True, check=True)

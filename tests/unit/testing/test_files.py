@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.hcl import parse_file
-from engine.testing.files import decode_test_body, find_test_files
+from engine.testing.files import decode_test_body
+from engine.testing.loading import list_test_files, run_module_path
 
 
 def _decode(text: str):  # type: ignore[no-untyped-def]
@@ -95,8 +96,29 @@ def test_override_needs_target_and_object() -> None:
 
 
 def test_found_in_module_and_test_directory(tmp_path: Path) -> None:
+    # as terraform's dirFiles: the test directory is not searched below its top level, and
+    # hidden or editor files are skipped
     (tmp_path / "tests" / "sub").mkdir(parents=True)
-    for rel in ("a.tftest.hcl", "tests/b.tftest.hcl", "tests/sub/c.tftest.json", "tests/x.tf"):
+    for rel in ("a.tftest.hcl", "tests/b.tftest.hcl", "tests/sub/c.tftest.json", "tests/x.tf",
+                ".h.tftest.hcl", "tests/d.tftest.json", "tests/e.tftest.hcl~"):
         (tmp_path / rel).write_text("")
-    assert find_test_files(str(tmp_path)) == ["a.tftest.hcl", "tests/b.tftest.hcl",
-                                              "tests/sub/c.tftest.json"]
+    names, diags = list_test_files(str(tmp_path))
+    assert names == ["a.tftest.hcl", "tests/b.tftest.hcl", "tests/d.tftest.json"]
+    assert not diags
+
+
+def test_missing_test_directory() -> None:
+    # only a directory other than the default one is expected to exist
+    names, diags = list_test_files("/nonexistent-root", "tests")
+    assert (names, list(diags)) == ([], [])
+    names, diags = list_test_files("/nonexistent-root", "checks")
+    assert [(d.summary, d.detail) for d in diags] == [
+        ("Test directory does not exist", "Requested test directory checks does not exist.")]
+    assert list_test_files("/nonexistent-root", "")[0] == []
+
+
+def test_run_module_keys() -> None:
+    # terraform trims only ".tftest.hcl" from the file name
+    assert run_module_path("main.tftest.hcl", "setup") == ("test", "main", "setup")
+    assert run_module_path("tests/a/b.tftest.hcl", "x") == ("test", "tests", "a", "b", "x")
+    assert run_module_path("c.tftest.json", "x") == ("test", "c.tftest.json", "x")
