@@ -1,4 +1,4 @@
-"""Three per-request costs of moto's server that the local control plane removes, measured on
+"""Four per-request costs of moto's server that the local control plane removes, measured on
 the apply fan-out (benchmarks/control_plane.py, sampled with py-spy); none changes what moto
 answers.
 
@@ -12,6 +12,13 @@ answers.
 - The interpreter parses every JSONPath it evaluates (`$.run_id`, `$.ready.skip`, ...) with
   a new jsonpath-ng parser, whose construction builds the grammar's tables (~1.4 ms each, a
   dozen per node task). Parsed paths are kept per text (they are not changed by `find`).
+- DynamoDB's answers: moto's generic response serializer looks every member of the output
+  shape up through a chain of attribute-alias providers (~30 ms of CPU for one UpdateItem,
+  the largest single cost of the fan-out). The item operations' results are already in the
+  wire format, so `dynamodb_json` walks the output shape directly and gives the same JSON
+  (tests/unit/functions/test_moto_speedups.py compares the two on every operation the
+  control plane makes); anything else (errors, timestamps, blobs, other operations) goes to
+  moto's serializer as before.
 
 `install()` is idempotent; `groundplan cloud local` and the tests' local cloud call it."""
 
@@ -34,6 +41,7 @@ def install() -> None:
     _route_once_per_host()
     _one_client_per_service()
     _parse_each_path_once()
+    _dynamodb_item_answers_direct()
 
 
 def _parse_each_path_once() -> None:
@@ -86,3 +94,85 @@ def _one_client_per_service() -> None:
             return found
 
     lambda_eval_utils.boto_client_for = boto_client_for
+
+
+#: DynamoDB's item operations, whose results moto builds in the wire format already
+ITEM_OPERATIONS = frozenset({
+    "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
+    "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+})
+
+
+class _Unsupported(Exception):
+    """A value the direct walk leaves to moto's serializer."""
+
+
+def dynamodb_json(value: Any, shape: Any) -> Any:
+    """`value` (a result as moto's DynamoDB builds it) serialised for `shape` as moto's JSON
+    serializer does: structure members by their serialised names, None members left out,
+    strings, numbers and booleans as they are. Raises _Unsupported for what it does not
+    handle (timestamps, blobs, objects that are not dicts)."""
+    kind = shape.type_name
+    if kind == "structure":
+        if shape.is_document_type:
+            return value
+        if not isinstance(value, dict):
+            raise _Unsupported(kind)
+        out: dict[str, Any] = {}
+        for name, member in shape.members.items():
+            item = value.get(name)
+            if item is not None:
+                out[member.serialization.get("name", name)] = dynamodb_json(item, member)
+        return out
+    if kind == "list":
+        items: list[Any] = []
+        for item in value:
+            if item is None and shape.member.type_name == "structure":
+                items.append(None)
+            else:
+                items.append(dynamodb_json(item, shape.member))
+        return items
+    if kind == "map":
+        entries: dict[str, Any] = {}
+        for k, item in value.items():
+            if item is None and shape.value.type_name == "structure":
+                continue
+            entries[k] = dynamodb_json(item, shape.value)
+        return entries
+    if kind == "string":
+        if hasattr(value, "value") and not isinstance(value, str):  # an Enum
+            value = value.value
+        return str(value) if value not in (None, {}, []) else value
+    if kind in ("integer", "long"):
+        return int(value)
+    if kind in ("float", "double"):
+        return float(value)
+    if kind == "boolean":
+        return value
+    raise _Unsupported(kind)
+
+
+def _dynamodb_item_answers_direct() -> None:
+    import json
+
+    from moto import settings
+    from moto.dynamodb.responses import DynamoResult
+
+    original = DynamoResult.execute_result
+
+    def execute_result(self: Any, context: Any) -> Any:
+        op = context.operation_model
+        result = self.result
+        if (op.name not in ITEM_OPERATIONS or isinstance(result, Exception)
+                or settings.PRETTIFY_RESPONSES or op.output_shape is None):
+            return original(self, context)
+        try:
+            body = json.dumps(dynamodb_json(result, op.output_shape))
+        except _Unsupported:
+            return original(self, context)
+        version = op.service_model.metadata.get("jsonVersion", "1.0")
+        headers = {"Content-Type": f"application/x-amz-json-{version}"}
+        return op.http.get("responseCode", 200), headers, body
+
+    DynamoResult.execute_result = execute_result  # type: ignore[method-assign]
+    DynamoResult.execute_result_by_moto = original  # type: ignore[attr-defined]
