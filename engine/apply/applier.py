@@ -315,7 +315,7 @@ def prepare_apply(
         if structure is None:
             return None, diags
     ctx = ApplyContext(plan, pctx, recorder)
-    ctx.changes = {(c.addr, c.deposed_key or ""): c for c in plan.changes}
+    ctx.changes = structure.changes
     ctx.dependencies = structure.dependencies
     return ApplyRun(ctx, structure.build, structure.graph, checks, state), diags
 
@@ -331,6 +331,8 @@ class ApplyStructure:
     build: Any
     dependencies: dict[Any, list[str]]
     graph: DiGraph
+    #: the plan's changes by (instance address, deposed key): read, never changed
+    changes: dict[tuple[Any, str], Any]
 
 
 def apply_structure(config: Config, plan: Plan, state: State
@@ -351,7 +353,8 @@ def apply_structure(config: Config, plan: Plan, state: State
     deps = resource_dependencies(build.graph)
     dependencies = {n: sorted(str(d) for d in ds) for n, ds in deps.items()}
     graph = build_apply_graph(build.graph, plan.changes, _state_deps(state))
-    return ApplyStructure(build, dependencies, graph), diags
+    changes = {(c.addr, c.deposed_key or ""): c for c in plan.changes}
+    return ApplyStructure(build, dependencies, graph, changes), diags
 
 
 def step(run: ApplyRun, node: Any, only: Op | None = None) -> Diagnostics:

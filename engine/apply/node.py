@@ -198,7 +198,7 @@ def apply_one(run: ApplyRun, op: Op, parallelism: int = 1,
         if key:
             ctx.deposed_keys[op.addr] = key
     needed = ancestors(run.graph, op)
-    sub = run.graph.subgraph(needed).copy()
+    sub = run.graph.subgraph(needed)
     res = walk(sub, lambda n: step(run, n, only=op), parallelism, stop)
     diags = Diagnostics(list(res.diagnostics))
     if diags.has_errors or res.interrupted:

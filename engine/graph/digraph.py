@@ -57,12 +57,13 @@ class DiGraph:
     copies `other`'s nodes (with their attributes) and edges; `DiGraph(edges)` adds the
     `(u, v)` pairs."""
 
-    __slots__ = ("_attrs", "_pred", "_succ")
+    __slots__ = ("_attrs", "_pos", "_pred", "_succ")
 
     def __init__(self, incoming: DiGraph | Iterable[tuple[Any, Any]] | None = None) -> None:
         self._succ: dict[Any, dict[Any, None]] = {}
         self._pred: dict[Any, dict[Any, None]] = {}
         self._attrs: dict[Any, dict[str, Any]] = {}
+        self._pos: dict[Any, int] | None = None  # node -> its place in node order, built lazily
         if isinstance(incoming, DiGraph):
             self.update(incoming)
         elif incoming is not None:
@@ -75,6 +76,7 @@ class DiGraph:
             self._succ[n] = {}
             self._pred[n] = {}
             self._attrs[n] = dict(attr)
+            self._pos = None
         elif attr:
             self._attrs[n].update(attr)
 
@@ -108,6 +110,7 @@ class DiGraph:
         for u in self._pred.pop(n):
             self._succ[u].pop(n, None)
         del self._attrs[n]
+        self._pos = None
 
     def remove_edge(self, u: Hashable, v: Hashable) -> None:
         del self._succ[u][v]
@@ -189,16 +192,22 @@ class DiGraph:
     def subgraph(self, nodes: Iterable[Any]) -> DiGraph:
         """A new graph of the given nodes (those in this graph) and the edges between them,
         in this graph's order."""
-        keep = set(nodes)
+        keep = {n for n in nodes if n in self._succ}
+        if 4 * len(keep) < len(self._succ):
+            # a small part of a large graph (one node's ancestors): order by position
+            # rather than visiting every node of this graph
+            if self._pos is None:
+                self._pos = {n: i for i, n in enumerate(self._attrs)}
+            ordered: list[Any] = sorted(keep, key=self._pos.__getitem__)
+        else:
+            ordered = [n for n in self._attrs if n in keep]
         out = DiGraph()
-        for n, attrs in self._attrs.items():
-            if n in keep:
-                out.add_node(n, **attrs)
-        for u, nbrs in self._succ.items():
-            if u in keep:
-                for v in nbrs:
-                    if v in keep:
-                        out.add_edge(u, v)
+        for n in ordered:
+            out.add_node(n, **self._attrs[n])
+        for u in ordered:
+            for v in self._succ[u]:
+                if v in keep:
+                    out.add_edge(u, v)
         return out
 
     def reverse(self, copy: bool = True) -> DiGraph:

@@ -129,6 +129,25 @@ def _prepared(
     return run, diags
 
 
+#: id(apply graph) -> (the graph, its ops by node id), the most recent few: a shared
+#: structure's graph never changes, so a node task finds its op without a pass over the graph
+_op_index: OrderedDict[int, tuple[Any, dict[str, Op]]] = OrderedDict()
+
+
+def _op(run: ApplyRun, address: str) -> Op | None:
+    key = id(run.graph)
+    with _static_lock:
+        entry = _op_index.get(key)
+    if entry is None or entry[0] is not run.graph:
+        entry = (run.graph, ops(run.graph))
+        with _static_lock:
+            _op_index[key] = entry
+            _op_index.move_to_end(key)
+            while len(_op_index) > _STATIC_KEPT:
+                _op_index.popitem(last=False)
+    return entry[1].get(address)
+
+
 def _prior(pf: PlanFile) -> State:
     return pf.prior_state.state if pf.prior_state is not None else State()
 
@@ -212,7 +231,7 @@ def apply_node(
         diags.extend(more)
         if run is None:
             return NodeResult(address, address, "apply", diagnostics=diags)
-        op = ops(run.graph).get(address)
+        op = _op(run, address)
         if op is None:
             diags.append(error("No such node in the plan",
                                f"The saved plan has no change to apply as {address!r}."))

@@ -1,11 +1,18 @@
-"""The apply fan-out's node tasks: `{"action": "prepare" | "await" | "apply" | "fail", ...}`.
+"""The apply fan-out's node tasks: `{"action": "prepare" | "start" | "apply", ...}`, and
+Lambda's failure record of an `apply` invocation it gave up on.
 
-- `prepare {run_id}` → `{"nodes": [indices]}`: the approved plan's graph as node items.
-- `await {run_id, index, token}`: park the wait step's token; released when the node's own
-  dependencies are done (functions.common.fanout).
-- `apply {run_id, index}` → `{"status"}`: apply one node; idempotent by (plan digest, node):
-  a retried or duplicated task for a node already applied answers without applying again.
-- `fail {run_id, index, error}`: the node's apply failed: record it, skip its dependents.
+- `prepare {run_id}` → `{"nodes": count}`: the approved plan's graph as node items.
+- `start {run_id, token}`: the state machine's apply step parks its token and the nodes that
+  wait for none start (functions.common.fanout); the token is answered when the last node
+  settles.
+- `apply {run_id, index}` → `{"status"}` (invoked asynchronously, by `start` or by the last
+  dependency to finish): apply one node, then start the dependents that may run.
+  Idempotent by (plan digest, node): a retried or duplicated task for a node already settled
+  answers without applying again. A node the engine fails to apply is recorded as failed
+  (its dependents are skipped) and answers normally: retrying would not change the result.
+- Lambda's on-failure destination record (`requestContext.condition`, `requestPayload`: the
+  `apply` event): the task kept failing (timed out, crashed) until Lambda stopped retrying;
+  the node is recorded as failed, so the apply settles instead of waiting for it.
 """
 
 from __future__ import annotations
@@ -50,40 +57,48 @@ def _apply(run_id: str, index: int) -> dict[str, Any]:
         return {"status": node.status}
     try:
         applying.apply_one(run, ws, node)
-    except Exception as exc:
+    except applying.NodeFailed as exc:
+        logger.info("node failed", extra={"run_id": run_id, "node": node.node_id})
         fanout.finish(node, "failed", str(exc))
         metrics.add_metric(name="NodesFailed", unit="Count", value=1)
-        raise
+        return {"status": "failed"}
     fanout.finish(node, "applied")
     metrics.add_metric(name="NodesApplied", unit="Count", value=1)
     return {"status": "applied"}
 
 
-def _fail(run_id: str, index: int, error: Any) -> dict[str, Any]:
+def _given_up(record: dict[str, Any]) -> dict[str, Any]:
+    """Lambda stopped retrying an `apply` task: record its node as failed."""
+    request = record.get("requestPayload") or {}
+    run_id, index = str(request["run_id"]), int(request["index"])
     node = fanout.get(run_id, index)
-    if node.status not in ("failed", "applied"):
-        cause = error.get("Cause") if isinstance(error, dict) else str(error)
-        fanout.finish(node, "failed", str(cause))
+    if node.status in ("applied", "failed", "skipped"):
+        return {"status": node.status}
+    response = record.get("responsePayload") or {}
+    cause = (response.get("errorMessage") if isinstance(response, dict) else None) or str(
+        (record.get("requestContext") or {}).get("condition") or "the task kept failing")
+    logger.info("node task given up", extra={"run_id": run_id, "node": node.node_id})
+    fanout.finish(node, "failed", f"the node's task failed: {cause}")
+    metrics.add_metric(name="NodesFailed", unit="Count", value=1)
     return {"status": "failed"}
 
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    if "requestPayload" in event and "requestContext" in event:
+        return _given_up(event)
     action = event.get("action")
     run_id = str(event["run_id"])
     if action == "prepare":
         run = runs.get_run(run_id)
         if run.status == "planned" and run.auto_apply:
             runs.transition(run, "applying", "groundplan", "auto-apply")
-        nodes = applying.prepare_fanout(run, get_workspace(run.workspace))
-        run.update(actions=[type(run).node_count.set(len(nodes))])
-        return {"nodes": nodes}
-    if action == "await":
-        fanout.park(run_id, int(event["index"]), str(event["token"]))
-        return {"parked": True}
+        count = applying.prepare_fanout(run, get_workspace(run.workspace))
+        run.update(actions=[type(run).node_count.set(count)])
+        return {"nodes": count}
+    if action == "start":
+        return {"started": len(fanout.start(run_id, str(event["token"])))}
     if action == "apply":
         return _apply(run_id, int(event["index"]))
-    if action == "fail":
-        return _fail(run_id, int(event["index"]), event.get("error"))
     raise ValueError(f"unknown apply_node action {action!r}")

@@ -105,7 +105,7 @@ def check_fresh(run: Run, ws: Workspace) -> str | None:
     return etag
 
 
-def prepare_fanout(run: Run, ws: Workspace) -> list[int]:
+def prepare_fanout(run: Run, ws: Workspace) -> int:
     from engine.operations import apply_graph
 
     digest = approved_digest(run)

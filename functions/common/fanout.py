@@ -1,23 +1,33 @@
-"""The apply fan-out's bookkeeping: one `Node` item per graph node of a run's plan.
+"""The apply fan-out: one `Node` item per graph node of a run's plan, and each node's task
+started as soon as its own dependencies are done.
 
-`prepare` writes the nodes (index, node id, how many dependencies remain, dependents) in a
-topological order (`schedule`); the Map state's items are those indices, so a node's wait
-step parks a task token (`park`) and is released (`SendTaskSuccess`) by the wait step itself
-or by the last dependency to finish (`finish`), whichever comes later: each is one atomic
-update that returns the item, and only the later one sees both the token and no dependency
-left, so exactly one of them sends the token.
-A node whose dependency failed or was skipped is released with `skip` and skips its own
-dependents in turn. Because items are in topological order, the Map's concurrency slots
-always hold a runnable node: no wait can starve the nodes it waits for.
+`prepare` writes the nodes (index in `schedule` order, node id, how many direct dependencies
+remain, dependents) and one control item (`CONTROL`: how many nodes are not settled yet, the
+nodes that wait for none). The state machine's apply step parks its task token on the
+control item and starts those first nodes (`start`); every node task is an asynchronous
+invocation of the apply-node function (`InvocationType=Event`), so only nodes that can run
+hold one of the function's concurrent executions (its reserved concurrency is the apply's
+parallelism). A node that settles (`finish`: applied, failed) decrements each dependent's
+count in one atomic update that returns the item: the update that brings it to zero is the
+only one that sees zero, so exactly one finisher starts each dependent. A dependent of a
+failed (or skipped) node is skipped without a task, and its dependents in turn. The last
+node to settle brings the control count to zero and sends the parked token: the state
+machine goes on to finalize.
+
+A node task runs at least once (Lambda retries a failed asynchronous invocation, and may
+deliver one twice): `claim` marks the node running with a fresh attempt id, and only the
+latest attempt's `finish` settles it, so a node's dependents and the control count are
+counted down once. A node already settled is not applied again.
 
 The engine's graph lists every node a node waits for, directly or not (`deps`: the results a
 node reads). Release counts only the direct ones (the transitive reduction: `remaining`,
-`dependents`): a node whose direct dependencies are done has all of them done, and a finished
+`dependents`): a node whose direct dependencies are done has all of them done, and a settled
 node updates a handful of items instead of every node after it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections import OrderedDict
@@ -103,9 +113,13 @@ def schedule(graph: dict[str, list[str]]) -> list[str]:
     return sorted(order, key=lambda n: (level[n], -tail[n], n))
 
 
-def prepare(run_id: str, graph: dict[str, list[str]]) -> list[int]:
-    """Write the run's nodes; the Map items (indices in `schedule` order, a topological
-    one)."""
+#: the range key of a run's control item: it sorts after every node's key
+CONTROL = "~fanout"
+
+
+def prepare(run_id: str, graph: dict[str, list[str]]) -> int:
+    """Write the run's nodes (keys in `schedule` order, a topological one) and its control
+    item; how many nodes there are."""
     order = schedule(graph)
     index = {n: i for i, n in enumerate(order)}
     waits = direct(graph)
@@ -118,7 +132,9 @@ def prepare(run_id: str, graph: dict[str, list[str]]) -> list[int]:
             batch.save(Node(run_id, key(index[n]), node_id=n,
                             deps=sorted(key(index[d]) for d in set(graph[n])),
                             remaining=len(waits[n]), dependents=sorted(dependents[n])))
-    return list(range(len(order)))
+        batch.save(Node(run_id, CONTROL, node_id="", remaining=len(order),
+                        dependents=[key(index[n]) for n in order if not waits[n]]))
+    return len(order)
 
 
 def get(run_id: str, index: int | str) -> Node:
@@ -126,63 +142,137 @@ def get(run_id: str, index: int | str) -> Node:
     return Node.get(run_id, k, consistent_read=True)
 
 
-def _release(node: Node) -> bool:
-    """Send the parked token (skip or go) if `node`, as the update just made returned it,
-    has its token and no dependency left; True when it did. Only one update sees both: the
-    token and the last dependency's decrement are two atomic updates of the item, and only
-    the later of the two sees the other's effect, so the token is sent once."""
-    if not node.token or (node.remaining or 0) > 0:
-        return False
-    client("stepfunctions").send_task_success(
-        taskToken=node.token, output=json.dumps({"skip": bool(node.skip)}))
-    if node.skip:
-        finish(node, "skipped")
-    return True
+def start(run_id: str, token: str) -> list[str]:
+    """Park the apply step's `token` on the run's control item and start the nodes that wait
+    for none (the keys started). With no node to apply, or the fan-out stopped, the token
+    is answered at once."""
+    control = Node(run_id, CONTROL)
+    control.update(actions=[Node.token.set(token)], condition=Node.node_id.exists())
+    if (control.remaining or 0) <= 0 or control.skip:
+        _answer(control)
+        return []
+    roots = [str(k) for k in control.dependents or []]
+    invoke_nodes(run_id, roots)
+    return roots
 
 
-def park(run_id: str, index: int, token: str) -> None:
-    """The wait step of node `index` parked `token`; release it now if it may start."""
-    node = Node(run_id, key(index))
-    node.update(actions=[Node.token.set(token)], condition=Node.node_id.exists())
-    _release(node)  # the dependencies were done before the token came
+def stop(run_id: str) -> None:
+    """Start no further node of the run (it was canceled, or its apply step ended); nodes
+    already running finish. Nothing happens for a run without a fan-out."""
+    try:
+        Node(run_id, CONTROL).update(actions=[Node.skip.set(True)],
+                                     condition=Node.node_id.exists())
+    except UpdateError as exc:
+        if _condition_failed(exc):
+            return
+        raise
+
+
+def _answer(control: Node) -> None:
+    """Let the state machine's apply step go on (its token, if it is still waiting)."""
+    if not control.token:
+        return
+    sfn = client("stepfunctions")
+    # the step may have timed out or its execution stopped: finalize runs (or ran) anyway
+    with contextlib.suppress(sfn.exceptions.TaskTimedOut, sfn.exceptions.InvalidToken,
+                             sfn.exceptions.TaskDoesNotExist):
+        sfn.send_task_success(taskToken=control.token,
+                              output=json.dumps({"stopped": bool(control.skip)}))
+
+
+def invoke_nodes(run_id: str, keys: list[str]) -> None:
+    """Start each node's task: an asynchronous invocation of the apply-node function."""
+    from functions.common.settings import settings
+
+    if not keys:
+        return
+    lam = client("lambda")
+    name = settings().apply_node_function
+
+    def one(k: str) -> None:
+        lam.invoke(FunctionName=name, InvocationType="Event",
+                   Payload=json.dumps({"action": "apply", "run_id": run_id,
+                                       "index": int(k)}).encode())
+
+    if len(keys) == 1:
+        one(keys[0])
+        return
+    with ThreadPoolExecutor(max_workers=min(8, len(keys))) as pool:
+        for done in [pool.submit(one, k) for k in keys]:
+            done.result()
+
+
+def _condition_failed(exc: Exception) -> bool:
+    return getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException"
 
 
 def claim(run_id: str, index: int) -> tuple[Node, bool]:
-    """Mark node `index` running unless it already ran: (the node, True), or (the node,
-    False) when it was applied (or skipped) already."""
+    """Mark node `index` running under a new attempt unless it is settled: (the node, True),
+    or (the node, False) when it was applied, failed or skipped already."""
+    import uuid
+
     node = Node(run_id, key(index))
     try:
-        node.update(actions=[Node.status.set("running"), Node.started_at.set(now_iso())],
-                    condition=Node.status.is_in("pending", "running", "failed"))
+        node.update(actions=[Node.status.set("running"), Node.started_at.set(now_iso()),
+                             Node.attempt.set(uuid.uuid4().hex)],
+                    condition=Node.status.is_in("pending", "running"))
     except UpdateError as exc:
-        if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
+        if _condition_failed(exc):
             return get(run_id, index), False
         raise
     return node, True
 
 
-def _went(node: Node, dep_key: str, outcome: str) -> None:
-    dep = Node(node.run_id, dep_key)
-    updates: list[Action] = [Node.remaining.add(-1)]
-    if outcome != "applied":
-        updates.append(Node.skip.set(True))
-    dep.update(actions=updates)
-    _release(dep)  # the last dependency to finish, after the token came
-
-
-def finish(node: Node, outcome: str, error: str | None = None) -> None:
-    """Record `outcome` (applied, failed, skipped) and let the dependents go (or skip)."""
+def finish(node: Node, outcome: str, error: str | None = None) -> list[str]:
+    """Settle `node` (as `claim` or `get` returned it) with `outcome` (applied, failed), skip
+    what can no longer run, count the settled nodes on the control item and start the
+    dependents that may now run: their keys. A later attempt of the same node settles it
+    instead (nothing is done here then)."""
     actions: list[Action] = [Node.status.set(outcome), Node.finished_at.set(now_iso())]
     if error is not None:
         actions.append(Node.error.set(error[:2000]))
-    node.update(actions=actions)
-    dependents = [str(k) for k in node.dependents or []]
-    if len(dependents) == 1:
-        _went(node, dependents[0], outcome)
-    elif dependents:
-        with ThreadPoolExecutor(max_workers=min(8, len(dependents))) as pool:
-            for done in [pool.submit(_went, node, k, outcome) for k in dependents]:
-                done.result()
+    try:
+        node.update(actions=actions,
+                    condition=(Node.attempt == node.attempt) if node.attempt
+                    else Node.attempt.does_not_exist())
+    except UpdateError as exc:
+        if _condition_failed(exc):
+            return []
+        raise
+    ready, settled = _release(node.run_id, [str(k) for k in node.dependents or []],
+                              skip=outcome != "applied")
+    control = Node(node.run_id, CONTROL)
+    control.update(actions=[Node.remaining.add(-settled)])
+    if (control.remaining or 0) <= 0:
+        _answer(control)
+    if control.skip:
+        return []
+    invoke_nodes(node.run_id, ready)
+    return ready
+
+
+def _release(run_id: str, dependents: list[str], skip: bool) -> tuple[list[str], int]:
+    """Count down `dependents` of a node that settled (`skip`: not applied); (the keys that
+    may run now, how many nodes settled: the node itself and those skipped)."""
+    ready: list[str] = []
+    settled = 1
+    pending = [(k, skip) for k in dependents]
+    while pending:
+        k, skipping = pending.pop()
+        dep = Node(run_id, k)
+        updates: list[Action] = [Node.remaining.add(-1)]
+        if skipping:
+            updates.append(Node.skip.set(True))
+        dep.update(actions=updates)
+        if (dep.remaining or 0) > 0:
+            continue
+        if not dep.skip:
+            ready.append(k)
+            continue
+        dep.update(actions=[Node.status.set("skipped"), Node.finished_at.set(now_iso())])
+        settled += 1
+        pending.extend((str(d), True) for d in dep.dependents or [])
+    return ready, settled
 
 
 def result_key(run_id: str, index_key: str) -> str:
@@ -245,7 +335,9 @@ def read_result(run_id: str, index_key: str) -> dict[str, Any]:
 
 
 def all_nodes(run_id: str) -> list[Node]:
-    return sorted(Node.query(run_id, consistent_read=True), key=lambda n: n.address)
+    """The run's nodes in topological order (its control item left out)."""
+    return sorted((n for n in Node.query(run_id, consistent_read=True)
+                   if n.address != CONTROL), key=lambda n: n.address)
 
 
 def picture(run_id: str) -> list[dict[str, Any]]:
@@ -253,7 +345,7 @@ def picture(run_id: str) -> list[dict[str, Any]]:
     node ids it waits for, its level (0 for a node that waits for none, else one more than the
     highest level it waits for) and its status (pending, running, applied, failed, skipped)
     with when it started and finished. Empty until the apply is prepared."""
-    nodes = sorted(Node.query(run_id, consistent_read=True), key=lambda n: n.address)
+    nodes = all_nodes(run_id)
     ids = {n.address: n.node_id for n in nodes}
     level: dict[str, int] = {}
     out = []

@@ -212,6 +212,7 @@ class Node(Model):
     token = UnicodeAttribute(null=True)
     skip = BooleanAttribute(default=False)
     status = UnicodeAttribute(default="pending")
+    attempt = UnicodeAttribute(null=True)
     error = UnicodeAttribute(null=True)
     started_at = UnicodeAttribute(null=True)
     finished_at = UnicodeAttribute(null=True)

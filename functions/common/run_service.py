@@ -175,6 +175,10 @@ def cancel(run_id: str, user: str) -> Run:
     if run.execution_arn:
         client("stepfunctions").stop_execution(executionArn=run.execution_arn,
                                                error="Canceled", cause=f"canceled by {user}")
+    if run.node_count:
+        from functions.common import fanout
+
+        fanout.stop(run.id)  # nodes running finish; no further node starts
     ws = get_workspace(run.workspace)
     locks.release(run.workspace, ws.lineage, run.id)
     return run

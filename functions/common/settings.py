@@ -24,6 +24,7 @@ class Settings:
     state_bucket: str
     kms_key_id: str
     state_machine_arn: str
+    apply_node_function: str
     slack_secret_id: str
     api_token_secret_id: str
     plugin_dir: str
@@ -49,6 +50,8 @@ class Settings:
             state_bucket=env.get("GROUNDPLAN_STATE_BUCKET", f"{prefix}-state"),
             kms_key_id=env.get("GROUNDPLAN_KMS_KEY_ID", ""),
             state_machine_arn=env.get("GROUNDPLAN_STATE_MACHINE_ARN", ""),
+            apply_node_function=env.get("GROUNDPLAN_APPLY_NODE_FUNCTION",
+                                        f"{prefix}-apply-node"),
             slack_secret_id=env.get("GROUNDPLAN_SLACK_SECRET_ID", f"{prefix}/slack-signing-secret"),
             api_token_secret_id=env.get("GROUNDPLAN_API_TOKEN_SECRET_ID", f"{prefix}/api-tokens"),
             plugin_dir=env.get("GROUNDPLAN_PLUGIN_DIR", "/opt/groundplan/plugins"),

@@ -36,6 +36,8 @@ def finalize(event: dict[str, Any]) -> dict[str, Any]:
     try:
         error = event.get("error")
         if run.status == "applying":
+            if run.node_count:
+                fanout.stop(run.id)  # the apply step ended (or timed out): start no more nodes
             nodes = fanout.all_nodes(run.id) if run.node_count else []
             try:
                 written, problems = applying.final_state(run, ws, nodes)

@@ -159,6 +159,7 @@ class LocalCloud:
         if self.front is not None:
             self.front.stop()
             self.front = None
+        self.dispatcher.close()
         if self._moto is not None:
             self._moto.stop()  # type: ignore[attr-defined]
             self._moto = None

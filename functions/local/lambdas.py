@@ -5,16 +5,25 @@ tests: moto runs no Lambda code without Docker, so its Invoke is pointed at our 
 handler registered for the function's name, called with the decoded payload and a Lambda
 context; a raised exception becomes Lambda's `Unhandled` function error (the
 `x-amz-function-error` header and an `{"errorType", "errorMessage"}` body), so a Step Functions
-`Catch` sees it under the exception's class name, as it would on AWS."""
+`Catch` sees it under the exception's class name, as it would on AWS.
+
+An asynchronous invocation (`InvocationType=Event`) is answered 202 at once and queued, as
+Lambda does: a function's queued events run on as many threads as its reserved concurrency
+(`configure`), a failed event is retried twice (Lambda waits a minute, then two, between
+tries; here they follow at once) and then, if the function has an on-failure destination,
+that function is invoked with Lambda's failure record (`requestContext`, `requestPayload`,
+`responseContext`, `responsePayload`)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import json
 import threading
 import traceback
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,12 +73,22 @@ class Dispatcher:
         self._mu = threading.Lock()
         self.invocations: list[tuple[str, float]] = []
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        #: function name -> (reserved concurrency, on-failure destination function name)
+        self._async: dict[str, tuple[int, str]] = {}
+        self._queues: dict[str, ThreadPoolExecutor] = {}
+        self.retries = 2
+
+    def configure(self, logical: str, concurrency: int, on_failure: str = "") -> None:
+        """The asynchronous invocation settings of function `logical` (the template's
+        ReservedConcurrentExecutions and EventInvokeConfig); default: 10, no destination."""
+        self._async[self.function_name(logical)] = (
+            max(1, concurrency), self.function_name(on_failure) if on_failure else "")
 
     def function_name(self, logical: str) -> str:
         return f"{self.prefix}-{logical.replace('_', '-')}"
 
     def handler_for(self, function_name: str) -> Handler:
-        name = function_name.split(":function:")[-1].split(":")[0]
+        name = self._name(function_name)
         with self._mu:
             found = self._handlers.get(name)
             if found is None:
@@ -97,6 +116,52 @@ class Dispatcher:
                     "stackTrace": traceback.format_exception(exc)[-3:]}, kind
 
 
+    def _name(self, function_name: str) -> str:
+        return function_name.split(":function:")[-1].split(":")[0]
+
+    def invoke_async(self, function_name: str, payload: dict[str, Any]) -> None:
+        """Queue an asynchronous invocation (see the module docstring)."""
+        name = self._name(function_name)
+        with self._mu:
+            queue = self._queues.get(name)
+            if queue is None:
+                workers = self._async.get(name, (10, ""))[0]
+                queue = ThreadPoolExecutor(max_workers=workers,
+                                           thread_name_prefix=f"lambda-{name}")
+                self._queues[name] = queue
+        queue.submit(self._run_event, name, payload)
+
+    def _run_event(self, name: str, payload: dict[str, Any]) -> None:
+        result: Any = None
+        for _ in range(1 + self.retries):
+            result, error = self.invoke(name, payload)
+            if error is None:
+                return
+        destination = self._async.get(name, (10, ""))[1]
+        if not destination:
+            return
+        record = {
+            "version": "1.0",
+            "timestamp": dt.datetime.now(dt.UTC).isoformat(),
+            "requestContext": {"requestId": str(uuid.uuid4()), "functionArn": name,
+                               "condition": "RetriesExhausted",
+                               "approximateInvokeCount": 1 + self.retries},
+            "requestPayload": payload,
+            "responseContext": {"statusCode": 200, "executedVersion": "$LATEST",
+                                "functionError": "Unhandled"},
+            "responsePayload": result,
+        }
+        self.invoke(destination, record)
+
+    def close(self) -> None:
+        """Wait for the queued asynchronous invocations (those not started are dropped)."""
+        with self._mu:
+            queues = list(self._queues.values())
+            self._queues.clear()
+        for queue in queues:
+            queue.shutdown(wait=True, cancel_futures=True)
+
+
 def install(dispatcher: Dispatcher) -> None:
     """Point moto's Lambda Invoke (server and decorator mode) at `dispatcher`."""
     from moto.awslambda_simple import models
@@ -105,6 +170,9 @@ def install(dispatcher: Dispatcher) -> None:
                response_headers: Any) -> bytes:
         raw = body.decode() if isinstance(body, bytes) else (body or "{}")
         payload = json.loads(raw or "{}")
+        if headers.get("X-Amz-Invocation-Type") == "Event":
+            dispatcher.invoke_async(function_name, payload)
+            return b""
         result, error = dispatcher.invoke(function_name, payload)
         if error is not None:
             response_headers["x-amz-function-error"] = "Unhandled"

@@ -35,7 +35,7 @@ _KEY_SCHEMAS: dict[str, tuple[list[tuple[str, str]], list[dict[str, Any]]]] = {
 
 
 def definition(cfg: Settings, dispatcher: Dispatcher, account: str = "123456789012",
-               max_concurrency: int = 10) -> str:
+               apply_timeout: int = 21600) -> str:
     """The state machine definition with the template's substitutions filled in."""
     text = ASL.read_text(encoding="utf-8")
 
@@ -50,7 +50,7 @@ def definition(cfg: Settings, dispatcher: Dispatcher, account: str = "1234567890
         "FinalizeFunctionArn": arn("finalize"),
         "LocksTableName": cfg.locks_table,
         "ApprovalTimeoutSeconds": str(cfg.approval_timeout),
-        "MaxConcurrency": str(max_concurrency),
+        "ApplyTimeoutSeconds": str(apply_timeout),
     }
     for name, value in subs.items():
         text = text.replace("${" + name + "}", value)
@@ -108,11 +108,15 @@ def provision(cfg: Settings, dispatcher: Dispatcher, *, slack_secret: str,
         lam.create_function(FunctionName=dispatcher.function_name(logical), Runtime="python3.11",
                             Role=role, Handler="handler.handler", Code={"ZipFile": buf.getvalue()},
                             Timeout=900, MemorySize=1024)
+    # the template's ReservedConcurrentExecutions and EventInvokeConfig of the node tasks
+    lam.put_function_concurrency(FunctionName=dispatcher.function_name("apply_node"),
+                                 ReservedConcurrentExecutions=max_concurrency)
+    dispatcher.configure("apply_node", max_concurrency, on_failure="apply_node")
     account = role.split(":")[4]
     sfn = client("stepfunctions")
     machine = sfn.create_state_machine(
         name=f"{dispatcher.prefix}-run", roleArn=role,
-        definition=definition(cfg, dispatcher, account, max_concurrency))["stateMachineArn"]
+        definition=definition(cfg, dispatcher, account))["stateMachineArn"]
     env = {"GROUNDPLAN_KMS_KEY_ID": key_id, "GROUNDPLAN_STATE_MACHINE_ARN": machine}
     os.environ.update(env)
     return env

@@ -72,9 +72,13 @@ class PluginServer:
     done: threading.Event
 
     @classmethod
-    def start(cls, spec: Provider, client_cert_pem: str | None, workers: int = 16
+    def start(cls, spec: Provider, client_cert_pem: str | None, workers: int = 256
               ) -> PluginServer:
-        """Bind the sockets and start serving `spec` (mutual TLS when a client cert is given)."""
+        """Bind the sockets and start serving `spec` (mutual TLS when a client cert is given).
+        Up to `workers` calls are served at once (threads start as calls need them): a Go
+        provider serves every call concurrently, and a client that runs many operations side
+        by side (the control plane's node tasks share one provider process per run) must not
+        find a cap here that it did not set."""
         directory = tempfile.mkdtemp(prefix="plugin-")
         os.chmod(directory, 0o700)
         public = os.path.join(directory, f"plugin{os.getpid()}")
