@@ -101,6 +101,17 @@ def run(cmd: list[str], cwd: Path) -> float:
     return time.monotonic() - started
 
 
+def process_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of process `pid` so far (Linux /proc; 0 elsewhere)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def parse_time(text: str) -> dt.datetime:
     return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -197,6 +208,7 @@ def main() -> int:
         run_doc = client.start_run("bench", cv, auto_apply=True)
         deadline = time.monotonic() + 3600
         cpu_applying = None  # this process's CPU time when the apply was first seen
+        moto_applying = 0.0  # and moto's server process's
         while run_doc["status"] not in ("applied", "errored"):
             if time.monotonic() > deadline:
                 raise SystemExit("the run did not finish within an hour")
@@ -204,7 +216,9 @@ def main() -> int:
             run_doc = client.run(run_doc["id"])
             if cpu_applying is None and run_doc["status"] not in ("pending", "planning"):
                 cpu_applying = time.process_time()
+                moto_applying = process_cpu(cloud.moto_pid)
         cpu = time.process_time() - (cpu_applying or 0.0)
+        moto_cpu = process_cpu(cloud.moto_pid) - moto_applying
         if run_doc["status"] != "applied":
             raise SystemExit(f"the run errored: {run_doc['error']}")
         nodes = fanout.all_nodes(run_doc["id"])
@@ -217,8 +231,9 @@ def main() -> int:
         per_node = read_bytes[0] / len(nodes)
     print(f"state machine fan-out: makespan {makespan:.1f} s = {makespan / bound:.2f}x the "
           f"lower bound (goal <= 1.3x); whole apply incl. prepare/finalize {whole:.1f} s")
-    print(f"S3 bytes read per node: {per_node:,.0f}; control plane CPU per node during the "
-          f"apply: {cpu / args.nodes * 1000:.0f} ms ({cpu:.1f} s in all)")
+    print(f"S3 bytes read per node: {per_node:,.0f}; CPU per node during the apply: "
+          f"handlers {cpu / args.nodes * 1000:.0f} ms ({cpu:.1f} s in all), moto's server "
+          f"{moto_cpu / args.nodes * 1000:.0f} ms ({moto_cpu:.1f} s)")
     if args.profile:
         profiles.dump(args.profile)
     if args.chain:

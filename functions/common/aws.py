@@ -15,6 +15,11 @@ from functions.common.settings import settings
 _clients: dict[str, Any] = {}
 _mu = threading.Lock()
 
+#: connections each client keeps open: a warm function's threads (a node task's concurrent
+#: reads, the local control plane's handlers) share one client, and botocore's default of 10
+#: would open and drop a connection for every request beyond that
+POOL_CONNECTIONS = 64
+
 
 def client(service: str) -> Any:
     """The shared boto3 client for `service` in the configured region."""
@@ -25,8 +30,11 @@ def client(service: str) -> Any:
         found = _clients.get(service)
         if found is None:
             import boto3
+            from botocore.config import Config
 
-            found = boto3.session.Session().client(service, region_name=settings().region)
+            found = boto3.session.Session().client(
+                service, region_name=settings().region,
+                config=Config(max_pool_connections=POOL_CONNECTIONS))
             _clients[service] = found
         return found
 

@@ -2,8 +2,10 @@
 started as soon as its own dependencies are done.
 
 `prepare` writes the nodes (index in `schedule` order, node id, how many direct dependencies
-remain, dependents) and one control item (`CONTROL`: how many nodes are not settled yet, the
-nodes that wait for none). The state machine's apply step parks its task token on the
+remain, dependents) and one control item (`CONTROL`: how many of the nodes no other node
+waits for are not settled yet, and the nodes that wait for none). Such a node settles only
+after every node it waits for, directly or not, so when none of them is left every node has
+settled. The state machine's apply step parks its task token on the
 control item and starts those first nodes (`start`); every node task is an asynchronous
 invocation of the apply-node function (`InvocationType=Event`), so only nodes that can run
 hold one of the function's concurrent executions (its reserved concurrency is the apply's
@@ -132,7 +134,8 @@ def prepare(run_id: str, graph: dict[str, list[str]]) -> int:
             batch.save(Node(run_id, key(index[n]), node_id=n,
                             deps=sorted(key(index[d]) for d in set(graph[n])),
                             remaining=len(waits[n]), dependents=sorted(dependents[n])))
-        batch.save(Node(run_id, CONTROL, node_id="", remaining=len(order),
+        batch.save(Node(run_id, CONTROL, node_id="",
+                        remaining=sum(1 for n in order if not dependents[n]),
                         dependents=[key(index[n]) for n in order if not waits[n]]))
     return len(order)
 
@@ -239,23 +242,27 @@ def finish(node: Node, outcome: str, error: str | None = None) -> list[str]:
         if _condition_failed(exc):
             return []
         raise
-    ready, settled = _release(node.run_id, [str(k) for k in node.dependents or []],
-                              skip=outcome != "applied")
-    control = Node(node.run_id, CONTROL)
-    control.update(actions=[Node.remaining.add(-settled)])
-    if (control.remaining or 0) <= 0:
-        _answer(control)
-    if control.skip:
-        return []
-    invoke_nodes(node.run_id, ready)
+    ready, ends = _release(node.run_id, [str(k) for k in node.dependents or []],
+                           skip=outcome != "applied")
+    if not node.dependents:
+        ends += 1
+    if ends:
+        control = Node(node.run_id, CONTROL)
+        control.update(actions=[Node.remaining.add(-ends)])
+        if (control.remaining or 0) <= 0:
+            _answer(control)
+        if control.skip:
+            return []
+    if ready:
+        invoke_nodes(node.run_id, ready)
     return ready
 
 
 def _release(run_id: str, dependents: list[str], skip: bool) -> tuple[list[str], int]:
     """Count down `dependents` of a node that settled (`skip`: not applied); (the keys that
-    may run now, how many nodes settled: the node itself and those skipped)."""
+    may run now, how many of the nodes skipped have no dependents)."""
     ready: list[str] = []
-    settled = 1
+    ends = 0
     pending = [(k, skip) for k in dependents]
     while pending:
         k, skipping = pending.pop()
@@ -270,9 +277,10 @@ def _release(run_id: str, dependents: list[str], skip: bool) -> tuple[list[str],
             ready.append(k)
             continue
         dep.update(actions=[Node.status.set("skipped"), Node.finished_at.set(now_iso())])
-        settled += 1
+        if not dep.dependents:
+            ends += 1
         pending.extend((str(d), True) for d in dep.dependents or [])
-    return ready, settled
+    return ready, ends
 
 
 def result_key(run_id: str, index_key: str) -> str:

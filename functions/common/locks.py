@@ -45,19 +45,40 @@ def _holder_conflict(key: str) -> Conflict:
 
 
 def acquire(workspace: str, lineage: str | None, run_id: str, holder: str) -> None:
-    """Take every lock of (workspace, lineage) for `run_id`, or none of them (Conflict)."""
+    """Take every lock of (workspace, lineage) for `run_id`, or none of them (Conflict).
+
+    A lock whose run has ended (a run releases its locks as it ends, but a client may see the
+    run's final status a moment before) is taken over."""
     taken: list[str] = []
     for key in _keys(workspace, lineage):
         item = WorkspaceLock(key, run_id=run_id, holder=holder, created_at=now_iso())
-        try:
-            item.save(condition=WorkspaceLock.key.does_not_exist())
-        except PutError as exc:
-            for done in taken:
-                _release_key(done, run_id)
-            if _is_conditional(exc):
-                raise _holder_conflict(key) from None
-            raise
+        for attempt in range(2):
+            try:
+                item.save(condition=WorkspaceLock.key.does_not_exist())
+                break
+            except PutError as exc:
+                if attempt == 0 and _is_conditional(exc) and _release_ended(key):
+                    continue
+                for done in taken:
+                    _release_key(done, run_id)
+                if _is_conditional(exc):
+                    raise _holder_conflict(key) from None
+                raise
         taken.append(key)
+
+
+#: run statuses after which a run holds no lock
+ENDED = ("applied", "planned_and_finished", "errored", "discarded", "canceled")
+
+
+def _release_ended(key: str) -> bool:
+    """Release lock `key` if the run holding it has ended; whether it did."""
+    try:
+        held = WorkspaceLock.get(key, consistent_read=True)
+        status = Run.get(held.run_id, consistent_read=True).status
+    except (WorkspaceLock.DoesNotExist, Run.DoesNotExist):
+        return False
+    return status in ENDED and _release_key(key, held.run_id)
 
 
 def _is_conditional(exc: Exception) -> bool:

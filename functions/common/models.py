@@ -250,6 +250,7 @@ def bind_models(cfg: Settings | None = None) -> None:
     for model, name in names.items():
         model.Meta.table_name = name
         model.Meta.region = cfg.region
+        model.Meta.max_pool_connections = 64  # as functions.common.aws.POOL_CONNECTIONS
         model._connection = None
 
 

@@ -1,9 +1,10 @@
 """The whole control plane on this machine: `groundplan cloud local`.
 
-`LocalCloud.start()` runs moto in server mode on 127.0.0.1 (S3, DynamoDB, Step Functions
-executing the real ASL, STS, KMS, Secrets Manager, SNS, EventBridge), points this process's
-AWS clients at it, creates the control plane's resources there (`provision`), dispatches
-Lambda invocations to the handlers in-process (`lambdas`) and serves the API over real HTTP
+`LocalCloud.start()` runs moto in server mode on 127.0.0.1 in a process of its own (S3,
+DynamoDB, Step Functions executing the real ASL, STS, KMS, Secrets Manager, SNS, EventBridge:
+`moto_process`), points this process's AWS clients at it, creates the control plane's
+resources there (`provision`), runs the Lambda handlers in this process (moto forwards each
+Invoke to `lambda_bridge`, which dispatches it: `lambdas`) and serves the API over real HTTP
 (`http_front`). Stop it with `stop()` (or leave the `with` block)."""
 
 from __future__ import annotations
@@ -12,14 +13,17 @@ import json
 import os
 import secrets
 import socket
+import subprocess
+import sys
 import tempfile
+import time
 import urllib.request
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from functions.local import moto_speedups
 from functions.local.http_front import ApiFront
-from functions.local.lambdas import Dispatcher, install
+from functions.local.lambda_bridge import LambdaBridge
+from functions.local.lambdas import Dispatcher
 
 
 def free_port() -> int:
@@ -43,7 +47,8 @@ class LocalCloud:
     approval_timeout: int = 3600
     dispatcher: Dispatcher = field(init=False)
     front: ApiFront | None = field(default=None, init=False)
-    _moto: object | None = field(default=None, init=False)
+    _moto: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    _bridge: LambdaBridge | None = field(default=None, init=False)
     _saved_env: dict[str, str | None] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
@@ -57,6 +62,11 @@ class LocalCloud:
         return f"http://127.0.0.1:{self.aws_port}"
 
     @property
+    def moto_pid(self) -> int | None:
+        """The process id of moto's server (None when stopped)."""
+        return self._moto.pid if self._moto is not None else None
+
+    @property
     def api_url(self) -> str:
         assert self.front is not None
         return self.front.url
@@ -67,26 +77,20 @@ class LocalCloud:
             os.environ[k] = v
 
     def start(self) -> LocalCloud:
-        import logging
-
-        from moto.server import ThreadedMotoServer
-
-        logging.getLogger("werkzeug").setLevel(logging.ERROR)
-
         from functions.common import aws, models, settings
         from functions.common.tokens import store_document
 
+        self.work_root = self.work_root or tempfile.mkdtemp(prefix="groundplan-cloud-")
+        self._bridge = LambdaBridge(self.dispatcher)
+        self._bridge.start()
         self.aws_port = self.aws_port or free_port()
-        server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.aws_port, verbose=False)
-        server.start()
-        self._moto = server
+        self._start_moto()
         req = urllib.request.Request(
             f"{self.aws_endpoint}/moto-api/config", method="POST",
             data=json.dumps({"stepfunctions": {"execute_state_machine": True},
                              "lambda": {"use_docker": False}}).encode(),
             headers={"Content-Type": "application/json"})
         urllib.request.urlopen(req, timeout=30).read()
-        self.work_root = self.work_root or tempfile.mkdtemp(prefix="groundplan-cloud-")
         self._setenv({
             "AWS_ENDPOINT_URL": self.aws_endpoint,
             "AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local",
@@ -103,8 +107,6 @@ class LocalCloud:
         settings.reset_settings()
         aws.reset_clients()
         models.bind_models()
-        install(self.dispatcher)
-        moto_speedups.install()
         from functions.local.provision import provision
 
         cfg = settings.settings()
@@ -116,6 +118,31 @@ class LocalCloud:
         self.front = ApiFront(self.dispatcher, port=self.port)
         self.front.start()
         return self
+
+    def _start_moto(self) -> None:
+        """Start moto's server process and wait until it accepts connections."""
+        assert self._bridge is not None
+        log = open(os.path.join(self.work_root, "moto.log"), "ab")  # noqa: SIM115
+        try:
+            self._moto = subprocess.Popen(
+                [sys.executable, "-m", "functions.local.moto_process",
+                 "--port", str(self.aws_port), "--bridge", self._bridge.url],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+        finally:
+            log.close()
+        deadline = time.monotonic() + 120
+        while True:
+            if self._moto.poll() is not None:
+                raise RuntimeError(f"moto's server exited ({self._moto.returncode}); see "
+                                   f"{os.path.join(self.work_root, 'moto.log')}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.aws_port), timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("moto's server did not start within 120 s") from None
+                time.sleep(0.05)
 
     def add_token(self, token: str, principal: str) -> None:
         """Let `token` call the API as `principal` (besides the tokens already stored)."""
@@ -161,8 +188,16 @@ class LocalCloud:
             self.front = None
         self.dispatcher.close()
         if self._moto is not None:
-            self._moto.stop()  # type: ignore[attr-defined]
+            self._moto.terminate()
+            try:
+                self._moto.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._moto.kill()
+                self._moto.wait()
             self._moto = None
+        if self._bridge is not None:
+            self._bridge.stop()
+            self._bridge = None
         for k, v in self._saved_env.items():
             if v is None:
                 os.environ.pop(k, None)

@@ -153,13 +153,14 @@ class Dispatcher:
         }
         self.invoke(destination, record)
 
-    def close(self) -> None:
-        """Wait for the queued asynchronous invocations (those not started are dropped)."""
+    def close(self, drop_queued: bool = True) -> None:
+        """Wait for the asynchronous invocations running (and, unless `drop_queued`, for
+        those queued too)."""
         with self._mu:
             queues = list(self._queues.values())
             self._queues.clear()
         for queue in queues:
-            queue.shutdown(wait=True, cancel_futures=True)
+            queue.shutdown(wait=True, cancel_futures=drop_queued)
 
 
 def install(dispatcher: Dispatcher) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import tarfile
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from moto import mock_aws
@@ -168,3 +169,47 @@ def test_run_transitions_follow_the_state_diagram(tables: None) -> None:
     fresh = runs.get_run("run-9")
     assert fresh.status == "planned" and fresh.plan_digest == "abc"
     assert [t.status for t in fresh.history] == ["planning", "planned"]
+
+
+def test_asynchronous_invocations_retry_then_reach_the_failure_destination() -> None:
+    from functions.local.lambdas import Dispatcher
+
+    d = Dispatcher("t")
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    def invoke(function_name: str, payload: dict[str, Any]) -> tuple[Any, str | None]:
+        calls.append((function_name, payload))
+        if payload.get("fail"):
+            return {"errorType": "Boom", "errorMessage": "it broke"}, "Boom"
+        return {"ok": True}, None
+
+    d.invoke = invoke  # type: ignore[method-assign]
+    d.configure("apply_node", 2, on_failure="finalize")
+    d.invoke_async("arn:aws:lambda:us-east-1:1:function:t-apply-node", {"n": 1})
+    d.invoke_async("t-apply-node", {"fail": True})
+    d.close(drop_queued=False)
+    assert calls.count(("t-apply-node", {"n": 1})) == 1
+    assert calls.count(("t-apply-node", {"fail": True})) == 3  # the first try and two retries
+    record = next(p for name, p in calls if name == "t-finalize")
+    assert record["requestPayload"] == {"fail": True}
+    assert record["requestContext"]["condition"] == "RetriesExhausted"
+    assert record["responsePayload"] == {"errorType": "Boom", "errorMessage": "it broke"}
+
+
+def test_a_lock_left_by_a_run_that_ended_is_taken_over(tables: None) -> None:
+    from functions.common.clock import now_iso
+    from functions.common.models import Run
+
+    run = Run("run-1", workspace="w", operation="apply", status="applying",
+              configuration_version="cv", created_by="ci", created_at=now_iso(),
+              updated_at=now_iso())
+    run.save()
+    locks.acquire("w", "lin-1", "run-1", "ci")
+    with pytest.raises(Conflict):  # still applying
+        locks.acquire("w", "lin-1", "run-2", "someone")
+    run.update(actions=[Run.status.set("discarded")])  # its final status, lock not yet released
+    locks.acquire("w", "lin-1", "run-2", "someone")
+    assert locks.holder("w") == "run-2"
+    with pytest.raises(Conflict) as exc:  # run-2 has no run item yet: not ended
+        locks.acquire("w", None, "run-3", "someone")
+    assert exc.value.details["active_run"] == "run-2"

@@ -84,3 +84,20 @@ def test_transitive_reduction() -> None:
     assert list(r) == ["a", "b", "c", "d", "e"] and r.nodes["e"] == {"k": 1}
     with pytest.raises(ValueError):
         transitive_reduction(DiGraph([(1, 2), (2, 1)]))
+
+
+def test_a_small_subgraph_of_a_large_graph_keeps_the_graphs_order() -> None:
+    g = DiGraph()
+    for n in range(100):
+        g.add_node(n, label=f"n{n}")
+    for n in range(99):
+        g.add_edge(n, n + 1)
+    g.add_edge(90, 5)  # edges keep their order of insertion per node
+    g.add_edge(90, 3)
+    s = g.subgraph([91, 3, 90, 5, 1000])  # 4 of 100 nodes (1000 is not in the graph)
+    assert list(s.nodes) == [3, 5, 90, 91]
+    assert s.edges == [(90, 91), (90, 5), (90, 3)]
+    assert s.nodes[90] == {"label": "n90"}
+    g.remove_node(3)  # the order is worked out again after a change
+    g.add_node(3)
+    assert list(g.subgraph([3, 5, 90]).nodes) == [5, 90, 3]
