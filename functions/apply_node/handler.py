@@ -55,14 +55,14 @@ def _apply(run_id: str, index: int) -> dict[str, Any]:
     if not claimed:
         logger.info("node already applied", extra={"run_id": run_id, "node": node.node_id})
         return {"status": node.status}
-    try:
-        applying.apply_one(run, ws, node)
-    except applying.NodeFailed as exc:
+    doc, problems = applying.apply_one(run, ws, node)
+    result = fanout.seal_result(run_id, node.address, doc)
+    if problems is not None:
         logger.info("node failed", extra={"run_id": run_id, "node": node.node_id})
-        fanout.finish(node, "failed", str(exc))
+        fanout.finish(node, "failed", problems, result=result)
         metrics.add_metric(name="NodesFailed", unit="Count", value=1)
         return {"status": "failed"}
-    fanout.finish(node, "applied")
+    fanout.finish(node, "applied", result=result)
     metrics.add_metric(name="NodesApplied", unit="Count", value=1)
     return {"status": "applied"}
 

@@ -4,7 +4,8 @@
   still be the one the plan was made from (serial and lineage), else the apply is refused;
   then the plan's graph (engine.operations.apply_graph) becomes the run's nodes.
 - `apply_one`: engine.operations.apply_node for one node, with the results of the nodes it
-  waits for; the result goes to S3 (small: the node's state delta).
+  waits for; the result (small: the node's state delta) is stored, sealed, with the node's
+  outcome (functions.common.fanout).
 - `final_state`: engine.operations.finalize_apply over every applied node's result, written
   to the workspace's state over the version read (If-Match).
 
@@ -15,10 +16,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from functions.common import artifacts, credentials, fanout, state_store, workdir
+from functions.common import credentials, fanout, state_store, workdir
 from functions.common.errors import Conflict
 from functions.common.models import Node, Run, Workspace
-from functions.common.settings import settings
 
 _registries: dict[str, Any] = {}
 _encryptions: dict[str, Any] = {}
@@ -124,19 +124,20 @@ def _text(diags: Any) -> str:
     return render_diagnostics([d for d in diags if d.severity.name == "ERROR"], box=False)
 
 
-def apply_one(run: Run, ws: Workspace, node: Node) -> dict[str, Any]:
-    """Apply `node`; its result document (also stored in S3)."""
+def apply_one(run: Run, ws: Workspace, node: Node) -> tuple[dict[str, Any], str | None]:
+    """Apply `node`: (its result document, None) or, when its apply reported errors, (the
+    result, the errors as text). A failed node's result holds what its provider did record
+    (a tainted object, a partial update): it belongs in the state as much as a success."""
     from engine.operations import apply_node
 
     plan = workdir.prepared_plan(run, approved_digest(run))
     result = apply_node(plan.planfile, node.node_id, fanout.dependency_results(node),
                         working_dir=workdir.configuration(run), registry=registry(run, ws))
     doc = result.to_json()
-    fanout.write_result(run.id, node.address, doc)
     if not result.success:
-        raise NodeFailed(_text(result.diagnostics))
+        return doc, _text(result.diagnostics)
     fanout.remember(run.id, node.address, doc)
-    return doc
+    return doc, None
 
 
 def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
@@ -148,10 +149,8 @@ def final_state(run: Run, ws: Workspace, nodes: list[Node]) -> tuple[bool, str]:
     plan = workdir.prepared_plan(run, approved_digest(run))
     # A failed node's result holds what its provider did record (a tainted object, a
     # partial update): it belongs in the state as much as a success does.
-    bucket = settings().artifact_bucket
-    results = [fanout.read_result(run.id, n.address)
-               for n in nodes if n.status in ("applied", "failed")
-               and artifacts.exists(bucket, fanout.result_key(run.id, n.address))]
+    found = [fanout.result_of(n) for n in nodes if n.status in ("applied", "failed")]
+    results = [doc for doc in found if doc is not None]
     state, diags = finalize_apply(plan.planfile, results, working_dir=workdir.configuration(run),
                                   registry=registry(run, ws))
     if state is None:

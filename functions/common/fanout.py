@@ -226,14 +226,20 @@ def claim(run_id: str, index: int) -> tuple[Node, bool]:
     return node, True
 
 
-def finish(node: Node, outcome: str, error: str | None = None) -> list[str]:
-    """Settle `node` (as `claim` or `get` returned it) with `outcome` (applied, failed), skip
-    what can no longer run, count the settled nodes on the control item and start the
-    dependents that may now run: their keys. A later attempt of the same node settles it
-    instead (nothing is done here then)."""
+def finish(node: Node, outcome: str, error: str | None = None,
+           result: tuple[bytes | None, bool] | None = None) -> list[str]:
+    """Settle `node` (as `claim` or `get` returned it) with `outcome` (applied, failed) and
+    its `result` (as `seal_result` made it), skip what can no longer run, count the settled
+    nodes on the control item and start the dependents that may now run: their keys. A
+    later attempt of the same node settles it instead (nothing is done here then)."""
     actions: list[Action] = [Node.status.set(outcome), Node.finished_at.set(now_iso())]
     if error is not None:
         actions.append(Node.error.set(error[:2000]))
+    if result is not None:
+        blob, in_s3 = result
+        if blob is not None:
+            actions.append(Node.result.set(blob))
+        actions.append(Node.result_in_s3.set(in_s3))
     try:
         node.update(actions=actions,
                     condition=(Node.attempt == node.attempt) if node.attempt
@@ -287,9 +293,43 @@ def result_key(run_id: str, index_key: str) -> str:
     return artifacts.run_key(run_id, f"nodes/{index_key}.result.json")
 
 
+#: a sealed result up to this size is kept in its node's item (one write with the node's
+#: outcome, and the finalize step reads it with the nodes); a larger one goes to S3
+RESULT_INLINE_LIMIT = 64 * 1024
+
+
+def seal_result(run_id: str, index_key: str, doc: dict[str, Any]) -> tuple[bytes | None, bool]:
+    """A node's result, encrypted (it holds the objects' attributes, secrets included), as
+    `finish` stores it: (the sealed bytes, False), or (None, True) once written to S3 when
+    too large for the node's item."""
+    from functions.common.sealing import seal_bytes
+    from functions.common.settings import settings
+
+    data = seal_bytes(json.dumps(doc).encode(), "node", run_id, reuse_key=True)
+    if len(data) <= RESULT_INLINE_LIMIT:
+        return data, False
+    artifacts.put(settings().artifact_bucket, result_key(run_id, index_key), data,
+                  "application/octet-stream")
+    return None, True
+
+
+def result_of(node: Node) -> dict[str, Any] | None:
+    """The result `node`'s task stored with its outcome (None: none stored)."""
+    from functions.common.sealing import unseal_bytes
+    from functions.common.settings import settings
+
+    blob = node.result
+    if blob is None and node.result_in_s3:
+        blob = artifacts.get(settings().artifact_bucket, result_key(node.run_id, node.address))
+    if blob is None:
+        return None
+    doc: dict[str, Any] = json.loads(unseal_bytes(bytes(blob), "node", node.run_id))
+    return doc
+
+
 #: (run id, node key) -> an applied node's result document, the most recent 5,000:
-#: a warm function reads each dependency's result from S3 once (an applied node's result
-#: never changes).
+#: a warm function reads each dependency's result once (an applied node's result never
+#: changes).
 _applied: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 _applied_mu = threading.Lock()
 _APPLIED_KEPT = 5_000
@@ -304,42 +344,32 @@ def remember(run_id: str, index_key: str, doc: dict[str, Any]) -> None:
             _applied.popitem(last=False)
 
 
+def read_results(run_id: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+    """The stored results of nodes `keys` (applied: each has one), read in one batch."""
+    found: dict[str, dict[str, Any]] = {}
+    for n in Node.batch_get([(run_id, k) for k in keys], consistent_read=True):
+        doc = result_of(n)
+        if doc is not None:
+            found[n.address] = doc
+    return found
+
+
 def dependency_results(node: Node) -> list[dict[str, Any]]:
-    """The results of the nodes `node` waits for, all applied (their S3 objects, small; the
-    ones this warm function has not seen are read concurrently)."""
+    """The results of the nodes `node` waits for, all applied (those this warm function has
+    not seen are read from their items)."""
     keys = [str(k) for k in node.deps or []]
     with _applied_mu:
         found = {k: _applied[(node.run_id, k)] for k in keys if (node.run_id, k) in _applied}
     missing = [k for k in keys if k not in found]
-    if len(missing) == 1:
-        found[missing[0]] = read_result(node.run_id, missing[0])
-    elif missing:
-        with ThreadPoolExecutor(max_workers=min(16, len(missing))) as pool:
-            for k, doc in zip(missing, pool.map(lambda k: read_result(node.run_id, k), missing)):
-                found[k] = doc
-    for k in missing:
-        remember(node.run_id, k, found[k])
+    if missing:
+        read = read_results(node.run_id, missing)
+        lost = [k for k in missing if k not in read]
+        if lost:
+            raise RuntimeError(f"no stored result for applied node(s) {', '.join(lost)}")
+        for k in missing:
+            found[k] = read[k]
+            remember(node.run_id, k, read[k])
     return [found[k] for k in keys]
-
-
-def write_result(run_id: str, index_key: str, doc: dict[str, Any]) -> None:
-    """Store a node's result, encrypted (it holds the objects' attributes, secrets included)."""
-    from functions.common.sealing import seal_bytes
-    from functions.common.settings import settings
-
-    data = seal_bytes(json.dumps(doc).encode(), "node", run_id, reuse_key=True)
-    artifacts.put(settings().artifact_bucket, result_key(run_id, index_key), data,
-                  "application/octet-stream")
-
-
-def read_result(run_id: str, index_key: str) -> dict[str, Any]:
-    """A node's result as `write_result` stored it."""
-    from functions.common.sealing import unseal_bytes
-    from functions.common.settings import settings
-
-    blob = artifacts.get(settings().artifact_bucket, result_key(run_id, index_key))
-    doc: dict[str, Any] = json.loads(unseal_bytes(blob, "node", run_id))
-    return doc
 
 
 def all_nodes(run_id: str) -> list[Node]:

@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from pynamodb.attributes import (
+    BinaryAttribute,
     BooleanAttribute,
     ListAttribute,
     MapAttribute,
@@ -213,6 +214,8 @@ class Node(Model):
     skip = BooleanAttribute(default=False)
     status = UnicodeAttribute(default="pending")
     attempt = UnicodeAttribute(null=True)
+    result = BinaryAttribute(null=True, legacy_encoding=False)  # sealed (fanout.seal_result)
+    result_in_s3 = BooleanAttribute(default=False)
     error = UnicodeAttribute(null=True)
     started_at = UnicodeAttribute(null=True)
     finished_at = UnicodeAttribute(null=True)

@@ -20,6 +20,13 @@ answers.
   control plane makes); anything else (errors, timestamps, blobs, other operations) goes to
   moto's serializer as before.
 
+One more patch makes moto's server as faithful as the control plane needs: DynamoDB applies
+each write to an item atomically (two concurrent `ADD remaining -1` updates always take two
+off), but moto's `update_item` reads, copies and writes the item back without a lock, so
+concurrent updates of one item can lose one (seen in the fan-out: a dependency count that
+never reached zero). `_dynamodb_requests_one_at_a_time` serialises moto's DynamoDB requests;
+tests/unit/functions/test_moto_speedups.py counts concurrent updates through a server.
+
 `install()` is idempotent; `groundplan cloud local` and the tests' local cloud call it."""
 
 from __future__ import annotations
@@ -38,10 +45,27 @@ def install() -> None:
         if _installed:
             return
         _installed = True
+    _dynamodb_requests_one_at_a_time()
     _route_once_per_host()
     _one_client_per_service()
     _parse_each_path_once()
     _dynamodb_item_answers_direct()
+
+
+def _dynamodb_requests_one_at_a_time() -> None:
+    import functools
+
+    from moto.dynamodb.responses import DynamoHandler
+
+    original = DynamoHandler.call_action
+    lock = threading.Lock()
+
+    @functools.wraps(original)
+    def call_action(self: Any) -> Any:
+        with lock:  # the request's item reads and writes, and its answer, as one step
+            return original(self)
+
+    DynamoHandler.call_action = call_action  # type: ignore[method-assign]
 
 
 def _parse_each_path_once() -> None:

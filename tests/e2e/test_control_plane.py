@@ -55,12 +55,13 @@ class Concurrency:
 
         original_finish = fanout.finish
 
-        def finished(node: Any, outcome: str, error: str | None = None) -> None:
+        def finished(node: Any, outcome: str, error: str | None = None,
+                     **more: Any) -> None:
             # a node stops counting when it is done, before its dependents are released
             with me.mu:
                 me.running -= 1
             try:
-                original_finish(node, outcome, error)
+                original_finish(node, outcome, error, **more)
             finally:
                 with me.mu:
                     me.running += 1

@@ -4,6 +4,7 @@ serializer gives, operation by operation (functions/local/moto_speedups.py)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -117,3 +118,46 @@ def test_the_walk_gives_moto_the_values_it_does_not_handle() -> None:
     with pytest.raises(moto_speedups._Unsupported):
         moto_speedups.dynamodb_json(0, Shape())
 
+
+
+def test_concurrent_updates_of_one_item_through_the_server_all_count() -> None:
+    """DynamoDB applies each update of an item atomically; so must the local cloud's moto."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from botocore.config import Config
+    from moto.server import ThreadedMotoServer
+
+    from functions.local.cloud import free_port
+
+    moto_speedups.install()
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        ddb = boto3.client("dynamodb", region_name="us-east-1",
+                           endpoint_url=f"http://127.0.0.1:{port}",
+                           aws_access_key_id="k", aws_secret_access_key="s",
+                           config=Config(max_pool_connections=16))
+        ddb.create_table(TableName="counts", BillingMode="PAY_PER_REQUEST",
+                         KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
+        ddb.put_item(TableName="counts", Item={"id": {"S": "c"}, "n": {"N": "0"},
+                                               "pad": {"S": "x" * 2000}})
+
+        def down(_: int) -> None:
+            ddb.update_item(TableName="counts", Key={"id": {"S": "c"}},
+                            UpdateExpression="ADD n :d", ExpressionAttributeValues={
+                                ":d": {"N": "-1"}})
+
+        switching = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)  # threads switch often: an unguarded update loses counts
+        try:
+            with ThreadPoolExecutor(max_workers=16) as pool:
+                list(pool.map(down, range(800)))
+        finally:
+            sys.setswitchinterval(switching)
+        item = ddb.get_item(TableName="counts", Key={"id": {"S": "c"}},
+                            ConsistentRead=True)["Item"]
+        assert item["n"] == {"N": "-800"}
+    finally:
+        server.stop()
