@@ -180,7 +180,9 @@ def _state_value(ctx: ApplyContext, mi: ModuleInstance, res: Any, key: Any) -> V
     b, _ = ctx.pctx.binding(provider, mode, res.type)
     if b is None:
         return None
-    val, _ = ctx.pctx.decode(b, addr, obj)
+    # an object created by this apply in another executor came from its provider's apply
+    # response: decoded as it is, without an UpgradeResourceState call per dependent node
+    val, _ = ctx.pctx.decode(b, addr, obj, fresh=entry is None)
     return val
 
 

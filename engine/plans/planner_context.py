@@ -155,10 +155,14 @@ class PlanContext:
 
     # ------------------------------------------------------------------ prior objects
     def decode(self, b: ProviderBinding, addr: AbsResourceInstance,
-               obj: ResourceInstanceObject) -> tuple[Value | None, Diagnostics]:
+               obj: ResourceInstanceObject, fresh: bool = False
+               ) -> tuple[Value | None, Diagnostics]:
+        """`obj` as a Value; `fresh`: the provider returned it in this apply (so it is at the
+        schema's version and needs no upgrade call), as a builtin provider's objects are
+        always decoded."""
         return decode_object(b.provider, addr.resource.type, b.schema, obj,
                              data=addr.resource.mode.value == "data",
-                             direct=b.addr.provider.is_builtin, addr=str(addr))
+                             direct=b.addr.provider.is_builtin or fresh, addr=str(addr))
 
     # ------------------------------------------------------------------ results
     def add_change(self, change: ResourceInstanceChange) -> None:
