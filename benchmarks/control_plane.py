@@ -4,18 +4,20 @@ A random layered graph of N `time_sleep` resources (the repository's Python `tim
 provider, so every node really waits: create durations drawn from 0.1-2 s with a fixed seed,
 dependencies by `depends_on` on up to two nodes of earlier layers) is applied
 
-1. through the local control plane (`groundplan cloud local`'s parts: moto's Step Functions
-   executing infra/statemachine.asl.json, node tasks dispatched to the handlers in-process)
-   with the Map's MaxConcurrency = C, auto-applied, and
+1. through the local control plane (`groundplan cloud local`'s parts: moto's server in a
+   process of its own, its Step Functions executing infra/statemachine.asl.json, the node
+   tasks asynchronous invocations of the apply-node function run by the handlers in this
+   process), with the function's reserved concurrency = C, auto-applied, and
 2. by the local walker: `groundplan apply tfplan -parallelism=10` on the same files.
 
 Printed: the fan-out makespan (first node start to last node end, from the node items), the
 lower bound max(critical path, total work / C), their ratio (goal ≤ 1.3), the run's whole
 apply (approval to state written) and the local walker's apply beside it, the bytes the
-node tasks read from S3 per node (plan file once per warm function + dependency results), and
-the CPU time the local control plane's process (moto's server and interpreter, every handler:
-all in this process) spent per node during the apply: less affected by other load on the
-machine than wall time, and the makespan's floor when it is all on one core.
+node tasks read per node (from S3: the plan file once per warm function; dependency results
+from the node items they are kept in), and the CPU time per node during the apply of this
+process (every handler, the engine, the bridge) and of moto's server process (S3, DynamoDB,
+the Step Functions interpreter): less affected by other load on the machine than wall time,
+and on this 2-core machine the makespan's floor.
 
     .venv/bin/python benchmarks/control_plane.py                 # 500 nodes, C = 40
     .venv/bin/python benchmarks/control_plane.py --nodes 100 --concurrency 20
@@ -25,7 +27,7 @@ machine than wall time, and the makespan's floor when it is all on one core.
 node `--latency` seconds): the makespan less the critical path, per node, is what one level
 of the graph costs the fan-out beyond its provider's own time.
 
-`--profile FILE` runs the control plane under cProfile with a profiler in every thread,
+`--profile FILE` runs the handlers' process under cProfile with a profiler in every thread,
 timed by each thread's CPU clock (time.thread_time: waits cost nothing), and writes the merged
 stats of the threads that finished to FILE for `pstats`; the top functions by own CPU time
 are printed.

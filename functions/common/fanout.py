@@ -95,12 +95,10 @@ def direct(graph: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def schedule(graph: dict[str, list[str]]) -> list[str]:
-    """The order the Map takes the nodes in: by level (the longest chain of dependencies
-    before a node), and within a level the node with the longest chain of dependents after
-    it first, then by id. A topological order that fills the Map's concurrency slots in the
-    order nodes can start: a slot taken by a node that waits for a late dependency is a slot
-    no runnable node can use (by simulation of the benchmark's 500-node graph at
-    MaxConcurrency 40: 1.35x the lower bound, against 2.19x for Kahn's order by id)."""
+    """The order of the nodes' keys: by level (the longest chain of dependencies before a
+    node), and within a level the node with the longest chain of dependents after it first,
+    then by id. A topological order: the keys (and `picture`) list what a node waits for
+    before it, and the nodes that wait for none start in this order."""
     order = topological(graph)
     level: dict[str, int] = {}
     for n in order:
