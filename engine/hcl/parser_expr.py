@@ -343,7 +343,10 @@ class ExprParser(ParserBase):
             # A plain integer well inside 512 bits: what number(text) returns, directly.
             return Value(NUMBER, int(text))
         if number_text_ok(text):
-            return number(text)
+            try:
+                return number(text)
+            except ValueError:
+                pass  # an exponent out of range: terraform's "Invalid number literal" too
         self.diags.append(
             error(
                 "Invalid number literal",

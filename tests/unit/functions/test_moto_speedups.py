@@ -19,8 +19,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def compared() -> Iterator[list[tuple[str, Any, Any]]]:
+def compared(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Any, Any]]]:
     """Every DynamoDB answer made both ways: (operation, shortcut's, moto's)."""
+    # a local cloud started by another test file in this process points AWS_ENDPOINT_URL at
+    # its moto server process, which mock_aws would not intercept
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
     moto_speedups.install()
     shortcut = DynamoResult.execute_result
     by_moto = DynamoResult.execute_result_by_moto  # type: ignore[attr-defined]

@@ -119,9 +119,10 @@ def test_fanout_releases_a_node_on_its_direct_dependencies_only() -> None:
 
 
 @pytest.fixture()
-def tables() -> Iterator[None]:
+def tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     from functions.common.models import MODELS, bind_models
 
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)  # (a local cloud's, see moto_speedups)
     with mock_aws():
         bind_models()
         for model in MODELS:

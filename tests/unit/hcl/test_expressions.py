@@ -92,6 +92,7 @@ def test_numbers_are_values() -> None:
         ("a & b", "Unsupported operator"),
         ("'x'", "Invalid character"),
         ("1.2.3", "Invalid number literal"),
+        ("1e312345678901234567890123 * 10", "Invalid number literal"),  # terraform: too big
         ("provider::(1)", "Missing function name"),
         ("\"\\q\"", "Invalid escape sequence"),
         ("\"\\u12\"", "Invalid escape sequence"),
