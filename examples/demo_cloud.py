@@ -82,11 +82,11 @@ def watch_fanout(cloud: LocalCloud) -> None:
                 say(f"  [fan-out] start  {node:<36} running now: {len(running)}")
         return original(function_name, payload)
 
-    def finished(node: Any, outcome: str, error: str | None = None) -> None:
+    def finished(node: Any, outcome: str, error: str | None = None, **more: Any) -> Any:
         with mu:  # printed before the dependents are released
             running.discard(node.node_id)
             say(f"  [fan-out] {outcome:<6} {node.node_id}")
-        original_finish(node, outcome, error)
+        return original_finish(node, outcome, error, **more)
 
     dispatcher.invoke = traced  # type: ignore[method-assign]
     fanout.finish = finished  # type: ignore[assignment]

@@ -81,6 +81,7 @@ class LocalCloud:
         from functions.common.tokens import store_document
 
         self.work_root = self.work_root or tempfile.mkdtemp(prefix="groundplan-cloud-")
+        os.makedirs(self.work_root, exist_ok=True)
         self._bridge = LambdaBridge(self.dispatcher)
         self._bridge.start()
         self.aws_port = self.aws_port or free_port()
