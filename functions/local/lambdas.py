@@ -1,11 +1,11 @@
 """Running the control plane's Lambda handlers in-process, for `groundplan cloud local` and the
-tests: moto runs no Lambda code without Docker, so its Invoke is pointed at our handlers.
+tests: moto runs no Lambda code without Docker, so its server process forwards each Invoke
+(functions/local/moto_process.py) to `lambda_bridge`, which calls `Dispatcher.invoke`.
 
-`install(functions)` replaces moto's simple Lambda backend `invoke` with a dispatch to the
-handler registered for the function's name, called with the decoded payload and a Lambda
-context; a raised exception becomes Lambda's `Unhandled` function error (the
-`x-amz-function-error` header and an `{"errorType", "errorMessage"}` body), so a Step Functions
-`Catch` sees it under the exception's class name, as it would on AWS.
+`Dispatcher.invoke` runs the handler registered for the function's name with the decoded
+payload and a Lambda context; a raised exception becomes Lambda's `Unhandled` function error
+(the `x-amz-function-error` header and an `{"errorType", "errorMessage"}` body), so a Step
+Functions `Catch` sees it under the exception's class name, as it would on AWS.
 
 An asynchronous invocation (`InvocationType=Event`) is answered 202 at once and queued, as
 Lambda does: a function's queued events run on as many threads as its reserved concurrency
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import json
 import threading
 import traceback
 import uuid
@@ -162,21 +161,3 @@ class Dispatcher:
         for queue in queues:
             queue.shutdown(wait=True, cancel_futures=drop_queued)
 
-
-def install(dispatcher: Dispatcher) -> None:
-    """Point moto's Lambda Invoke (server and decorator mode) at `dispatcher`."""
-    from moto.awslambda_simple import models
-
-    def invoke(self: Any, function_name: str, qualifier: str | None, body: Any, headers: Any,
-               response_headers: Any) -> bytes:
-        raw = body.decode() if isinstance(body, bytes) else (body or "{}")
-        payload = json.loads(raw or "{}")
-        if headers.get("X-Amz-Invocation-Type") == "Event":
-            dispatcher.invoke_async(function_name, payload)
-            return b""
-        result, error = dispatcher.invoke(function_name, payload)
-        if error is not None:
-            response_headers["x-amz-function-error"] = "Unhandled"
-        return json.dumps(result).encode()
-
-    models.LambdaSimpleBackend.invoke = invoke  # type: ignore[method-assign]
