@@ -55,3 +55,9 @@ class Conflict(ControlPlaneError):
 class Unprocessable(ControlPlaneError):
     status = 422
     code = "unprocessable"
+
+
+def condition_failed(exc: Exception) -> bool:
+    """Whether a pynamodb write error is DynamoDB refusing the write's condition
+    (`ConditionalCheckFailedException`), as opposed to any other failure."""
+    return getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException"

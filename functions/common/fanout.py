@@ -42,6 +42,7 @@ from pynamodb.expressions.update import Action
 from functions.common import artifacts
 from functions.common.aws import client
 from functions.common.clock import now_iso
+from functions.common.errors import condition_failed
 from functions.common.models import Node
 
 
@@ -164,7 +165,7 @@ def stop(run_id: str) -> None:
         Node(run_id, CONTROL).update(actions=[Node.skip.set(True)],
                                      condition=Node.node_id.exists())
     except UpdateError as exc:
-        if _condition_failed(exc):
+        if condition_failed(exc):
             return
         raise
 
@@ -203,10 +204,6 @@ def invoke_nodes(run_id: str, keys: list[str]) -> None:
             done.result()
 
 
-def _condition_failed(exc: Exception) -> bool:
-    return getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException"
-
-
 def claim(run_id: str, index: int) -> tuple[Node, bool]:
     """Mark node `index` running under a new attempt unless it is settled: (the node, True),
     or (the node, False) when it was applied, failed or skipped already."""
@@ -218,7 +215,7 @@ def claim(run_id: str, index: int) -> tuple[Node, bool]:
                              Node.attempt.set(uuid.uuid4().hex)],
                     condition=Node.status.is_in("pending", "running"))
     except UpdateError as exc:
-        if _condition_failed(exc):
+        if condition_failed(exc):
             return get(run_id, index), False
         raise
     return node, True
@@ -243,7 +240,7 @@ def finish(node: Node, outcome: str, error: str | None = None,
                     condition=(Node.attempt == node.attempt) if node.attempt
                     else Node.attempt.does_not_exist())
     except UpdateError as exc:
-        if _condition_failed(exc):
+        if condition_failed(exc):
             return []
         raise
     ready, ends = _release(node.run_id, [str(k) for k in node.dependents or []],

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pynamodb.exceptions import DeleteError, PutError
 
 from functions.common.clock import now_iso
-from functions.common.errors import Conflict
+from functions.common.errors import Conflict, condition_failed
 from functions.common.models import Run, WorkspaceLock
 
 
@@ -57,11 +57,11 @@ def acquire(workspace: str, lineage: str | None, run_id: str, holder: str) -> No
                 item.save(condition=WorkspaceLock.key.does_not_exist())
                 break
             except PutError as exc:
-                if attempt == 0 and _is_conditional(exc) and _release_ended(key):
+                if attempt == 0 and condition_failed(exc) and _release_ended(key):
                     continue
                 for done in taken:
                     _release_key(done, run_id)
-                if _is_conditional(exc):
+                if condition_failed(exc):
                     raise _holder_conflict(key) from None
                 raise
         taken.append(key)
@@ -81,16 +81,11 @@ def _release_ended(key: str) -> bool:
     return status in ENDED and _release_key(key, held.run_id)
 
 
-def _is_conditional(exc: Exception) -> bool:
-    cause = getattr(exc, "cause_response_code", None)
-    return cause == "ConditionalCheckFailedException"
-
-
 def _release_key(key: str, run_id: str) -> bool:
     try:
         WorkspaceLock(key).delete(condition=WorkspaceLock.run_id == run_id)
     except DeleteError as exc:
-        if _is_conditional(exc):
+        if condition_failed(exc):
             return False
         raise
     return True

@@ -17,7 +17,7 @@ from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.update import Action
 
 from functions.common.clock import now_iso
-from functions.common.errors import Conflict, NotFound
+from functions.common.errors import Conflict, NotFound, condition_failed
 from functions.common.models import Run, Transition
 
 ACTIVE = ("pending", "planning", "planned", "awaiting_approval", "applying")
@@ -59,7 +59,7 @@ def transition(run: Run, to: str, by: str, reason: str | None = None,
     try:
         run.update(actions=actions, condition=Run.status == current)
     except UpdateError as exc:
-        if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
+        if condition_failed(exc):
             fresh = get_run(run.id)
             raise Conflict(f"run {run.id} is {fresh.status}; it cannot become {to}",
                            code="illegal_transition", status=fresh.status) from None

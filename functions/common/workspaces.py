@@ -8,7 +8,7 @@ from typing import Any
 from pynamodb.exceptions import PutError
 
 from functions.common.clock import now_iso
-from functions.common.errors import Conflict, InvalidRequest, NotFound
+from functions.common.errors import Conflict, InvalidRequest, NotFound, condition_failed
 from functions.common.models import Credentials, Workspace, WorkspaceVersion
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,89}$")
@@ -64,7 +64,7 @@ def create(body: dict[str, Any], actor: str) -> Workspace:
     try:
         ws.save(condition=Workspace.name.does_not_exist())
     except PutError as exc:
-        if getattr(exc, "cause_response_code", None) == "ConditionalCheckFailedException":
+        if condition_failed(exc):
             raise Conflict(f"workspace {name} already exists", code="workspace_exists") from None
         raise
     from functions.common import audit

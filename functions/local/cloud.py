@@ -3,9 +3,10 @@
 `LocalCloud.start()` runs moto in server mode on 127.0.0.1 in a process of its own (S3,
 DynamoDB, Step Functions executing the real ASL, STS, KMS, Secrets Manager, SNS, EventBridge:
 `moto_process`), points this process's AWS clients at it, creates the control plane's
-resources there (`provision`), runs the Lambda handlers in this process (moto forwards each
-Invoke to `lambda_bridge`, which dispatches it: `lambdas`) and serves the API over real HTTP
-(`http_front`). Stop it with `stop()` (or leave the `with` block)."""
+resources there (`provision`), runs the Lambda handlers in this process behind Lambda's
+Invoke API (`lambda_bridge`, which dispatches each invoke: `lambdas`; moto forwards its
+Step Functions tasks there, this process's Lambda clients call it directly) and serves the
+API over real HTTP (`http_front`). Stop it with `stop()` (or leave the `with` block)."""
 
 from __future__ import annotations
 
@@ -115,7 +116,11 @@ class LocalCloud:
                         token_document=store_document([(self.token, "local-admin")]),
                         max_concurrency=self.max_concurrency)
         self._setenv(env)
+        # this process's Lambda clients (a node task starting its dependents) call the
+        # bridge directly, as boto3 is pointed at `sam local start-lambda`
+        self._setenv({"AWS_ENDPOINT_URL_LAMBDA": self._bridge.url})
         settings.reset_settings()
+        aws.reset_clients()
         self.front = ApiFront(self.dispatcher, port=self.port)
         self.front.start()
         return self

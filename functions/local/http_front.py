@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import base64
 import json
-import threading
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from functions.local.lambdas import Dispatcher
+from functions.local.serving import LocalServer
 
 SLACK_PATH = "/slack/interactions"
 CONSOLE_PATH = "/console"
@@ -55,45 +54,17 @@ class ApiFront:
 
     def __init__(self, dispatcher: Dispatcher, host: str = "127.0.0.1", port: int = 0) -> None:
         self.dispatcher = dispatcher
-        front = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # quiet
-                return
-
-            def _serve(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                status, headers, out = front.handle(self.command, self.path,
-                                                    dict(self.headers.items()), body)
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(out)))
-                self.end_headers()
-                self.wfile.write(out)
-
-            do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _serve
-
-        self.server = ThreadingHTTPServer((host, port), Handler)
-        self.server.daemon_threads = True
-        self._thread: threading.Thread | None = None
+        self._server = LocalServer(self.handle, "groundplan-api-front", host, port)
 
     @property
     def url(self) -> str:
-        port = self.server.server_address[1]
-        return f"http://127.0.0.1:{port}"
+        return self._server.url
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True,
-                                        name="groundplan-api-front")
-        self._thread.start()
+        self._server.start()
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.stop()
 
     def _authorize(self, headers: dict[str, str]) -> str | None:
         token = next((v for k, v in headers.items() if k.lower() == "authorization"), "")

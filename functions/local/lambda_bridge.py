@@ -1,80 +1,82 @@
-"""The Lambda service's side of the local control plane, over HTTP on 127.0.0.1: moto's server
-(a child process, functions/local/moto_process.py) forwards every Lambda Invoke here, and the
-handler runs in this process (`Dispatcher`).
+"""The Lambda service of the local control plane, over HTTP on 127.0.0.1: Lambda's `Invoke`
+API, served by the handlers of this process (`Dispatcher`).
 
-`POST /invoke/{function name}` with the payload as the body and `X-Amz-Invocation-Type`:
-`Event` is queued (`Dispatcher.invoke_async`) and answered 202 at once; anything else runs
-the handler and answers 200 with its result, with `X-Amz-Function-Error: Unhandled` when it
-raised (the body is then Lambda's error document)."""
+Two kinds of caller reach it: moto's server (a child process, functions/local/moto_process.py)
+forwards the invokes of its Step Functions interpreter here, and this process's own Lambda
+clients call it directly (`AWS_ENDPOINT_URL_LAMBDA`, as boto3 is pointed at
+`sam local start-lambda`): a node task that starts its dependents is one request, not one
+through moto and a second from moto to here.
+
+`POST /2015-03-31/functions/{FunctionName}/invocations` with the payload as the body and
+`X-Amz-Invocation-Type` (botocore's request for `lambda.invoke`): `Event` is queued
+(`Dispatcher.invoke_async`) and answered 202 with no body; `DryRun` is answered 204;
+`RequestResponse` (the default) runs the handler and answers 200 with its result, with
+`X-Amz-Function-Error: Unhandled` when it raised (the body is then Lambda's error document).
+A function with no handler is Lambda's 404 `ResourceNotFoundException`, a payload that is not
+JSON its 400 `InvalidRequestContentException`."""
 
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
-from urllib.parse import unquote
+import re
+from urllib.parse import quote, unquote, urlsplit
 
 from functions.local.lambdas import Dispatcher
+from functions.local.serving import LocalServer
+
+_INVOKE = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
+
+
+def invoke_path(function_name: str) -> str:
+    """The request path of Lambda's Invoke for `function_name` (a name or an ARN)."""
+    return f"/2015-03-31/functions/{quote(function_name, safe='')}/invocations"
+
+
+def _error(status: int, kind: str, message: str) -> tuple[int, dict[str, str], bytes]:
+    return status, {"Content-Type": "application/json", "x-amzn-ErrorType": kind}, json.dumps(
+        {"Type": "User", "message": message}).encode()
 
 
 class LambdaBridge:
     """Serves one dispatcher's functions (see the module docstring)."""
 
     def __init__(self, dispatcher: Dispatcher, host: str = "127.0.0.1", port: int = 0) -> None:
-        bridge = self
         self.dispatcher = dispatcher
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # quiet
-                return
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                status, headers, out = bridge.handle(
-                    self.path, self.headers.get("X-Amz-Invocation-Type") or "", body)
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(out)))
-                self.end_headers()
-                self.wfile.write(out)
-
-        self.server = ThreadingHTTPServer((host, port), Handler)
-        self.server.daemon_threads = True
-        self._thread: threading.Thread | None = None
+        self._server = LocalServer(self.handle, "groundplan-lambda-bridge", host, port)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        return self._server.url
 
-    def handle(self, path: str, kind: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
-        """(status, headers, body) of one forwarded Invoke."""
-        if not path.startswith("/invoke/"):
-            return 404, {}, b"{}"
-        name = unquote(path[len("/invoke/"):])
+    def handle(self, method: str, path: str, headers: dict[str, str],
+               body: bytes) -> tuple[int, dict[str, str], bytes]:
+        """(status, headers, body) of one Invoke request."""
+        found = _INVOKE.match(urlsplit(path).path)
+        if method != "POST" or found is None:
+            return _error(404, "UnknownOperationException", f"no such operation: {method} {path}")
+        name = unquote(found.group("name"))
+        if not self.dispatcher.knows(name):
+            return _error(404, "ResourceNotFoundException", f"Function not found: {name}")
+        kind = next((v for k, v in headers.items() if k.lower() == "x-amz-invocation-type"),
+                    "RequestResponse")
+        if kind == "DryRun":
+            return 204, {}, b""
         try:
             payload = json.loads(body or b"{}")
         except ValueError:
-            return 400, {}, json.dumps({"errorType": "InvalidRequestContentException",
-                                        "errorMessage": "the payload is not JSON"}).encode()
+            return _error(400, "InvalidRequestContentException",
+                          "Could not parse request body into json")
         if kind == "Event":
             self.dispatcher.invoke_async(name, payload)
             return 202, {}, b""
         result, error = self.dispatcher.invoke(name, payload)
-        headers = {"Content-Type": "application/json"}
+        out = {"Content-Type": "application/json", "X-Amz-Executed-Version": "$LATEST"}
         if error is not None:
-            headers["X-Amz-Function-Error"] = "Unhandled"
-        return 200, headers, json.dumps(result).encode()
+            out["X-Amz-Function-Error"] = "Unhandled"
+        return 200, out, json.dumps(result).encode()
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True,
-                                        name="groundplan-lambda-bridge")
-        self._thread.start()
+        self._server.start()
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.stop()

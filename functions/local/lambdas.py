@@ -1,6 +1,7 @@
 """Running the control plane's Lambda handlers in-process, for `groundplan cloud local` and the
-tests: moto runs no Lambda code without Docker, so its server process forwards each Invoke
-(functions/local/moto_process.py) to `lambda_bridge`, which calls `Dispatcher.invoke`.
+tests: moto runs no Lambda code without Docker, so Lambda's Invoke API is served by
+`lambda_bridge` (moto's server process forwards its interpreter's invokes there, and this
+process's Lambda clients call it directly), which calls `Dispatcher.invoke`.
 
 `Dispatcher.invoke` runs the handler registered for the function's name with the decoded
 payload and a Lambda context; a raised exception becomes Lambda's `Unhandled` function error
@@ -114,6 +115,19 @@ class Dispatcher:
             return {"errorType": kind, "errorMessage": str(exc),
                     "stackTrace": traceback.format_exception(exc)[-3:]}, kind
 
+    def knows(self, function_name: str) -> bool:
+        """Whether `function_name` (a name or an ARN) is one of the control plane's
+        functions."""
+        name = self._name(function_name)
+        with self._mu:
+            if name in self._handlers:
+                return True
+        return any(self.function_name(logical) == name for logical in HANDLERS)
+
+    def register(self, logical: str, handler: Handler) -> None:
+        """Run `handler` for function `logical` instead of its registered module's."""
+        with self._mu:
+            self._handlers[self.function_name(logical)] = handler
 
     def _name(self, function_name: str) -> str:
         return function_name.split(":function:")[-1].split(":")[0]

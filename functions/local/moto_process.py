@@ -3,9 +3,10 @@
 AWS runs in other machines than the Lambda functions; locally, moto's server (S3, DynamoDB,
 the Step Functions interpreter, ...) runs in a child process so that it has a core of its
 own instead of sharing one interpreter lock with every handler. moto cannot run Lambda code,
-so the child's Lambda Invoke is forwarded over HTTP to the parent's `LambdaBridge`
-(functions/local/lambda_bridge.py), which runs the handler in-process (or queues an
-asynchronous invocation) and answers with the result and Lambda's function-error header.
+so the child's Lambda Invoke (the Step Functions interpreter's tasks) is forwarded over HTTP
+to the parent's `LambdaBridge` (functions/local/lambda_bridge.py), which serves Lambda's
+Invoke API: it runs the handler in-process (or queues an asynchronous invocation) and
+answers with the result and Lambda's function-error header.
 
     python -m functions.local.moto_process --port PORT --bridge http://127.0.0.1:BRIDGE
 
@@ -21,12 +22,14 @@ import sys
 import threading
 import time
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 
 def _forward_invokes(bridge: str) -> None:
     """Point moto's Lambda Invoke at the bridge (one kept-alive connection per thread)."""
     from moto.awslambda_simple import models
+
+    from functions.local.lambda_bridge import invoke_path
 
     target = urlsplit(bridge)
     host, port = target.hostname or "127.0.0.1", target.port or 80
@@ -54,7 +57,7 @@ def _forward_invokes(bridge: str) -> None:
                response_headers: Any) -> bytes:
         raw = body if isinstance(body, bytes) else (body or "{}").encode()
         kind = headers.get("X-Amz-Invocation-Type") or "RequestResponse"
-        resp = post("/invoke/" + quote(function_name, safe=""), raw or b"{}", kind)
+        resp = post(invoke_path(function_name), raw or b"{}", kind)
         data = resp.read()
         error = resp.getheader("X-Amz-Function-Error")
         if error:

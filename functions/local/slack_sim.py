@@ -11,10 +11,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from functions.common.slack import sign
+from functions.local.serving import LocalServer
 
 
 class Webhook:
@@ -23,28 +23,21 @@ class Webhook:
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.cond = threading.Condition()
-        hook = self
+        self._server = LocalServer(self._record, "groundplan-slack-webhook")
+        self._server.start()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                with hook.cond:
-                    hook.messages.append(json.loads(body))
-                    hook.cond.notify_all()
-                self.send_response(200)
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"ok")
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def _record(self, method: str, path: str, headers: dict[str, str],
+                body: bytes) -> tuple[int, dict[str, str], bytes]:
+        if method != "POST":
+            return 405, {}, b""
+        with self.cond:
+            self.messages.append(json.loads(body))
+            self.cond.notify_all()
+        return 200, {}, b"ok"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        return self._server.url + "/hook"
 
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool],
                  timeout: float = 120) -> dict[str, Any]:
@@ -61,8 +54,7 @@ class Webhook:
                 self.cond.wait(left)
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._server.stop()
 
 
 def block_actions(run_id: str, user: str, action: str, secret: str,
