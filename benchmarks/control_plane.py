@@ -165,6 +165,8 @@ def main() -> int:
     ap.add_argument("--no-local", action="store_true", help="skip the local walker")
     ap.add_argument("--chain", type=int, default=0, help="a chain of N nodes instead")
     ap.add_argument("--latency", type=float, default=0.1, help="each chain node's latency")
+    ap.add_argument("--timeline", metavar="FILE", default="",
+                    help="write each node's start and end (seconds from the first start) to FILE")
     ap.add_argument("--profile", metavar="FILE", default="",
                     help="profile the control plane (every thread, CPU time) into FILE")
     args = ap.parse_args()
@@ -237,6 +239,12 @@ def main() -> int:
         starts = [parse_time(str(n.started_at)) for n in nodes]
         ends = [parse_time(str(n.finished_at)) for n in nodes]
         makespan = (max(ends) - min(starts)).total_seconds()
+        if args.timeline:
+            first = min(starts)
+            Path(args.timeline).write_text(json.dumps([
+                {"id": n.node_id, "key": n.address, "deps": [str(d) for d in n.deps or []],
+                 "start": (s - first).total_seconds(), "end": (e - first).total_seconds()}
+                for n, s, e in zip(nodes, starts, ends, strict=True)], indent=1))
         history = {h["status"]: parse_time(h["at"]) for h in run_doc["status_history"]}
         whole = (history["applied"] - history["applying"]).total_seconds()
         # bytes read by node tasks: the plan (once per warm function) and dependency results

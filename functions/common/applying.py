@@ -115,7 +115,9 @@ def prepare_fanout(run: Run, ws: Workspace) -> int:
                                registry=registry(run, ws))
     if diags.has_errors:
         raise NodeFailed(_text(diags))
-    return fanout.prepare(run.id, graph)
+    from functions.common.settings import settings
+
+    return fanout.prepare(run.id, graph, settings().apply_parallelism)
 
 
 def _text(diags: Any) -> str:

@@ -210,6 +210,12 @@ class Node(Model):
     deps = ListAttribute(of=UnicodeAttribute, default=list)
     remaining = NumberAttribute(default=0)
     dependents = ListAttribute(of=UnicodeAttribute, default=list)
+    # the control item's: nodes holding a slot (started, not settled), nodes queued for one,
+    # nodes that wait for none (keys 0 .. roots - 1) and the first of them not started
+    running = NumberAttribute(default=0)
+    queued = NumberAttribute(default=0)
+    roots = NumberAttribute(default=0)
+    next_root = NumberAttribute(default=0)
     token = UnicodeAttribute(null=True)
     skip = BooleanAttribute(default=False)
     status = UnicodeAttribute(default="pending")

@@ -25,6 +25,7 @@ class Settings:
     kms_key_id: str
     state_machine_arn: str
     apply_node_function: str
+    apply_executions: int
     slack_secret_id: str
     api_token_secret_id: str
     plugin_dir: str
@@ -32,6 +33,16 @@ class Settings:
     region: str
     approval_timeout: int
     max_upload_bytes: int
+
+    @property
+    def apply_parallelism(self) -> int:
+        """Nodes an apply keeps applying at once: the apply-node function's executions
+        (its reserved concurrency) less a tenth of them, kept for node tasks that finish and
+        start their dependents while the dependents' invocations begin (a full function
+        would hold those invocations back until a finishing task returns)."""
+        if self.apply_executions <= 1:
+            return 1
+        return self.apply_executions - max(1, self.apply_executions // 10)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -52,6 +63,7 @@ class Settings:
             state_machine_arn=env.get("GROUNDPLAN_STATE_MACHINE_ARN", ""),
             apply_node_function=env.get("GROUNDPLAN_APPLY_NODE_FUNCTION",
                                         f"{prefix}-apply-node"),
+            apply_executions=max(1, int(env.get("GROUNDPLAN_APPLY_EXECUTIONS", "100"))),
             slack_secret_id=env.get("GROUNDPLAN_SLACK_SECRET_ID", f"{prefix}/slack-signing-secret"),
             api_token_secret_id=env.get("GROUNDPLAN_API_TOKEN_SECRET_ID", f"{prefix}/api-tokens"),
             plugin_dir=env.get("GROUNDPLAN_PLUGIN_DIR", "/opt/groundplan/plugins"),

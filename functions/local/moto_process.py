@@ -85,16 +85,19 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["MOTO_PORT"] = str(args.port)  # the interpreter's clients call this server
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     _exit_with_parent(os.getppid())
-    from moto.server import ThreadedMotoServer
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+    from werkzeug.serving import make_server
 
     from functions.local import moto_speedups
 
     moto_speedups.install()
     _forward_invokes(args.bridge)
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=args.port, verbose=False)
-    server.start()
+    # as moto's ThreadedMotoServer, with connections kept open between requests
+    server = make_server("127.0.0.1", args.port, DomainDispatcherApplication(create_backend_app),
+                         threaded=True,
+                         request_handler=moto_speedups.keep_alive_request_handler())
     print("ready", flush=True)
-    threading.Event().wait()
+    server.serve_forever()
     return 0
 
 

@@ -1,6 +1,16 @@
-"""Four per-request costs of moto's server that the local control plane removes, measured on
+"""Six per-request costs of moto's server that the local control plane removes, measured on
 the apply fan-out (benchmarks/control_plane.py, sampled with py-spy); none changes what moto
 answers.
+
+- Connections: werkzeug's development server, which moto's serves with, ends every response
+  with `Connection: close` (http.server cannot skip a request body the application left
+  unread), so each of a client's requests opens a TCP connection and the server starts a
+  thread for it. `keep_alive_request_handler` reads each request's body whole before the
+  application runs and answers with its length on a connection kept open (a chunked
+  request is still served, and closed, by werkzeug).
+- A DynamoDB query reads every item of the table (moto lists and sorts all of them, every
+  run's nodes, to keep those of one partition). `_query_reads_its_partition` hands the
+  query the items of its partition only (for a table query; an index query is moto's own).
 
 - Routing: for every request, moto's `DomainDispatcherApplication.get_backend_for_host`
   lists moto's package directory (a `listdir` and an `isdir` per service, ~1 ms) and tries
@@ -46,6 +56,7 @@ def install() -> None:
             return
         _installed = True
     _dynamodb_requests_one_at_a_time()
+    _query_reads_its_partition()
     _route_once_per_host()
     _one_client_per_service()
     _parse_each_path_once()
@@ -66,6 +77,104 @@ def _dynamodb_requests_one_at_a_time() -> None:
             return original(self)
 
     DynamoHandler.call_action = call_action  # type: ignore[method-assign]
+
+
+def _query_reads_its_partition() -> None:
+    from moto.dynamodb.models.table import Table
+
+    original_query, original_all_items = Table.query, Table.all_items
+    local = threading.local()
+
+    def query(self: Any, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+        index_name = args[6] if len(args) > 6 else kwargs.get("index_name")
+        if index_name is not None or hash_key is None or not self.range_key_attr:
+            return original_query(self, hash_key, *args, **kwargs)
+        local.partition = (self, hash_key)
+        try:
+            return original_query(self, hash_key, *args, **kwargs)
+        finally:
+            local.partition = None
+
+    def all_items(self: Any) -> Any:
+        partition = getattr(local, "partition", None)
+        if partition is None or partition[0] is not self:
+            return original_all_items(self)
+        found = self.items.get(partition[1]) or {}  # .get: `items` is a defaultdict
+        return sorted(found.values(), key=lambda x: (x.hash_key, x.range_key))
+
+    Table.query = query  # type: ignore[method-assign]
+    Table.all_items = all_items  # type: ignore[method-assign]
+
+
+def keep_alive_request_handler() -> type:
+    """moto's request handler with connections kept open (see the module docstring)."""
+    import io
+
+    from moto.moto_server.werkzeug_app import MotoRequestHandler
+
+    class KeepAliveRequestHandler(MotoRequestHandler):
+        """Runs moto's application with the request's body read whole first, and answers
+        with a `Content-Length` on a connection kept open. (werkzeug's own `run_wsgi`
+        closes every connection and, after each answer, drains the socket: it would read
+        the client's next request away.) A chunked request is werkzeug's to serve."""
+
+        # headers and body are two writes: with Nagle's algorithm the body would wait for
+        # the client's delayed ACK (~40 ms) on a connection kept open
+        disable_nagle_algorithm = True
+
+        def run_wsgi(self) -> None:
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                super().run_wsgi()
+                return
+            if (self.headers.get("Expect") or "").lower().strip() == "100-continue":
+                self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            self.environ = environ = self.make_environ()
+            environ["wsgi.input"] = io.BytesIO(body)
+            answer: list[Any] = []
+
+            def start_response(status: str, headers: list[tuple[str, str]],
+                               exc_info: Any = None) -> Any:
+                answer[:] = [status, headers]
+                return lambda data: chunks.append(data)
+
+            chunks: list[bytes] = []
+            try:
+                result = self.server.app(environ, start_response)
+                try:
+                    chunks.extend(result)
+                finally:
+                    if hasattr(result, "close"):
+                        result.close()
+            except Exception:  # as werkzeug answers an application that raised
+                self.close_connection = True
+                answer[:] = ["500 INTERNAL SERVER ERROR", [("Content-Type", "text/plain")]]
+                chunks[:] = [b"Internal Server Error"]
+            status, headers = answer
+            code, _, reason = status.partition(" ")
+            out = b"".join(chunks)
+            head = self.command == "HEAD"
+            self.send_response(int(code), reason)
+            sent_length = False
+            for k, v in headers:
+                key = k.lower()
+                if key in ("connection", "transfer-encoding"):
+                    continue
+                if key == "content-length":
+                    if not head:
+                        continue  # the length of what is sent, below
+                    sent_length = True
+                self.send_header(k, v)
+            if not head and not (100 <= int(code) < 200 or int(code) in (204, 304)):
+                self.send_header("Content-Length", str(len(out)))
+            elif head and not sent_length:
+                self.send_header("Content-Length", "0")
+            self.end_headers()
+            if not head:
+                self.wfile.write(out)
+
+    return KeepAliveRequestHandler
 
 
 def _parse_each_path_once() -> None:

@@ -117,6 +117,7 @@ def provision(cfg: Settings, dispatcher: Dispatcher, *, slack_secret: str,
     machine = sfn.create_state_machine(
         name=f"{dispatcher.prefix}-run", roleArn=role,
         definition=definition(cfg, dispatcher, account))["stateMachineArn"]
-    env = {"GROUNDPLAN_KMS_KEY_ID": key_id, "GROUNDPLAN_STATE_MACHINE_ARN": machine}
+    env = {"GROUNDPLAN_KMS_KEY_ID": key_id, "GROUNDPLAN_STATE_MACHINE_ARN": machine,
+           "GROUNDPLAN_APPLY_EXECUTIONS": str(max_concurrency)}
     os.environ.update(env)
     return env

@@ -164,3 +164,87 @@ def test_concurrent_updates_of_one_item_through_the_server_all_count() -> None:
         assert item["n"] == {"N": "-800"}
     finally:
         server.stop()
+
+
+def test_a_query_reads_its_partition_and_answers_as_before(monkeypatch: pytest.MonkeyPatch,
+                                                          ) -> None:
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    moto_speedups.install()
+    with mock_aws():
+        ddb = boto3.client("dynamodb", region_name="us-east-1")
+        ddb.create_table(TableName="t", BillingMode="PAY_PER_REQUEST",
+                         KeySchema=[{"AttributeName": "h", "KeyType": "HASH"},
+                                    {"AttributeName": "r", "KeyType": "RANGE"}],
+                         AttributeDefinitions=[{"AttributeName": "h", "AttributeType": "S"},
+                                               {"AttributeName": "r", "AttributeType": "S"}])
+        for h in ("a", "b", "c"):
+            for r in ("3", "1", "2"):
+                ddb.put_item(TableName="t", Item={"h": {"S": h}, "r": {"S": r},
+                                                  "v": {"S": h + r}})
+
+        def query(condition: str = "h = :h", values: dict[str, Any] | None = None,
+                  **more: Any) -> list[str]:
+            out = ddb.query(TableName="t", KeyConditionExpression=condition,
+                            ExpressionAttributeValues={":h": {"S": "b"}, **(values or {})},
+                            **more)
+            return [i["v"]["S"] for i in out["Items"]]
+
+        assert query() == ["b1", "b2", "b3"]
+        assert query(ScanIndexForward=False, Limit=2) == ["b3", "b2"]
+        assert query("h = :h AND r > :r", {":r": {"S": "1"}}) == ["b2", "b3"]
+        assert ddb.query(TableName="t", KeyConditionExpression="h = :h",
+                         ExpressionAttributeValues={":h": {"S": "zz"}})["Items"] == []
+        # a scan still sees every partition
+        assert len(ddb.scan(TableName="t")["Items"]) == 9
+
+
+def test_the_server_keeps_a_clients_connection_open() -> None:
+    """One connection serves a client's requests one after another (S3 with bodies,
+    DynamoDB), where werkzeug's own handler closes each."""
+    import http.client
+    import threading
+
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+    from werkzeug.serving import make_server
+
+    from functions.local.cloud import free_port
+
+    moto_speedups.install()
+    port = free_port()
+    server = make_server("127.0.0.1", port, DomainDispatcherApplication(create_backend_app),
+                         threaded=True,
+                         request_handler=moto_speedups.keep_alive_request_handler())
+    accepted: list[Any] = []
+    original = server.get_request
+
+    def get_request() -> Any:
+        found = original()
+        accepted.append(found)
+        return found
+
+    server.get_request = get_request  # type: ignore[method-assign]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        s3 = boto3.client("s3", region_name="us-east-1", endpoint_url=f"http://127.0.0.1:{port}",
+                          aws_access_key_id="k", aws_secret_access_key="s")
+        s3.create_bucket(Bucket="bucket-one")
+        s3.put_object(Bucket="bucket-one", Key="k", Body=b"x" * 70_000)
+        assert s3.get_object(Bucket="bucket-one", Key="k")["Body"].read() == b"x" * 70_000
+        assert s3.head_object(Bucket="bucket-one", Key="k")["ContentLength"] == 70_000
+        with pytest.raises(s3.exceptions.NoSuchKey):
+            s3.get_object(Bucket="bucket-one", Key="missing")
+        ddb = boto3.client("dynamodb", region_name="us-east-1",
+                           endpoint_url=f"http://127.0.0.1:{port}",
+                           aws_access_key_id="k", aws_secret_access_key="s")
+        assert ddb.list_tables()["TableNames"] == []
+        assert len(accepted) == 2, "one connection per client"
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+        for _ in range(3):  # unsigned: refused, and the connection stays open all the same
+            conn.request("GET", "/bucket-one/k", headers={"Host": f"127.0.0.1:{port}"})
+            resp = conn.getresponse()
+            assert resp.status == 403 and resp.read() == b""  # as moto's own server answers
+            assert resp.getheader("Connection") != "close"
+        assert len(accepted) == 3
+    finally:
+        server.shutdown()
+        server.server_close()

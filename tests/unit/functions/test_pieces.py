@@ -104,10 +104,14 @@ def test_fanout_order_puts_every_node_after_its_dependencies() -> None:
         fanout.topological({"x": ["y"], "y": ["x"]})
 
 
-def test_fanout_map_takes_nodes_by_level_and_longest_chain_after_them_first() -> None:
+def test_fanout_order_takes_roots_first_and_the_longest_chain_after_a_node_first() -> None:
     graph = {"c": ["a", "b"], "b": ["a"], "a": [], "d": [], "e": ["d", "c"], "f": ["d"]}
-    # level 0: a (a-b-c-e after it) before d (d-e); level 1: b (b-c-e) before f; then c, e
-    assert fanout.schedule(graph) == ["a", "d", "b", "f", "c", "e"]
+    # the roots a (a-b-c-e after it) and d (d-e); then b (b-c-e), c (c-e), then f (level 1)
+    # before e (level 3), both with nothing after them
+    order = fanout.schedule(graph)
+    assert order == ["a", "d", "b", "c", "f", "e"]
+    for node, deps in graph.items():
+        assert all(order.index(d) < order.index(node) for d in deps)
 
 
 def test_fanout_releases_a_node_on_its_direct_dependencies_only() -> None:
