@@ -31,6 +31,7 @@ are ignored, so callers need not know whether an object is checkable.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +100,62 @@ def _rule_count(rules: Any) -> int:
     return len(rules or [])
 
 
+#: a registration: (configuration address, kind, rule counts) of each checkable object
+_Registration = tuple[tuple[str, str, tuple[tuple[str, int], ...]], ...]
+
+#: id(config) -> (the config, its registration), the most recent few: a plan's configuration
+#: is registered once however many walks start from it (each node task of a fanned-out apply
+#: is one, and the module tree may hold thousands of resources). The config is kept with its
+#: id so the id cannot be reused while the entry exists.
+_registered: OrderedDict[int, tuple[Any, _Registration]] = OrderedDict()
+_registered_mu = threading.Lock()
+_REGISTERED_KEPT = 8
+
+
+def _registration(config: Any) -> _Registration:
+    with _registered_mu:
+        found = _registered.get(id(config))
+        if found is not None and found[0] is config:
+            _registered.move_to_end(id(config))
+            return found[1]
+    out: list[tuple[str, str, tuple[tuple[str, int], ...]]] = []
+    _collect(config, out)
+    registration = tuple(out)
+    with _registered_mu:
+        _registered[id(config)] = (config, registration)
+        while len(_registered) > _REGISTERED_KEPT:
+            _registered.popitem(last=False)
+    return registration
+
+
+def _collect(cfg: Any, out: list[tuple[str, str, tuple[tuple[str, int], ...]]]) -> None:
+    module = cfg.path_str
+    mod = cfg.module
+    for res in [*mod.managed_resources.values(), *mod.data_resources.values()]:
+        counts = {PRECONDITION: _rule_count(res.preconditions),
+                  POSTCONDITION: _rule_count(res.postconditions)}
+        counts = {k: n for k, n in counts.items() if n}
+        if counts:
+            local = f"data.{res.type}.{res.name}" if res.mode == "data" \
+                else f"{res.type}.{res.name}"
+            out.append((in_module(module, local), RESOURCE, tuple(counts.items())))
+    for name, o in mod.outputs.items():
+        if o.preconditions:
+            out.append((in_module(module, f"output.{name}"), OUTPUT,
+                        ((OUTPUT_PRECONDITION, len(o.preconditions)),)))
+    for name, chk in mod.checks.items():
+        counts = {ASSERTION: len(chk.asserts)}
+        if chk.data_resource is not None:
+            counts[CHECK_DATA] = 1
+        out.append((in_module(module, f"check.{name}"), CHECK, tuple(counts.items())))
+    for name, var in mod.variables.items():
+        if var.validations:
+            out.append((in_module(module, f"var.{name}"), VAR,
+                        ((VALIDATION, len(var.validations)),)))
+    for child in cfg.children.values():
+        _collect(child, out)
+
+
 class ChecksState:
     """See the module docstring."""
 
@@ -106,35 +163,8 @@ class ChecksState:
         self._mu = threading.Lock()
         self._configs: dict[str, _ConfigObject] = {}
         if config is not None:
-            self._register(config)
-
-    # ------------------------------------------------------------------ registration
-    def _register(self, cfg: Any) -> None:
-        module = cfg.path_str
-        mod = cfg.module
-        for res in [*mod.managed_resources.values(), *mod.data_resources.values()]:
-            counts = {PRECONDITION: _rule_count(res.preconditions),
-                      POSTCONDITION: _rule_count(res.postconditions)}
-            counts = {k: n for k, n in counts.items() if n}
-            if counts:
-                local = f"data.{res.type}.{res.name}" if res.mode == "data" \
-                    else f"{res.type}.{res.name}"
-                self._configs[in_module(module, local)] = _ConfigObject(RESOURCE, counts)
-        for name, out in mod.outputs.items():
-            if out.preconditions:
-                self._configs[in_module(module, f"output.{name}")] = _ConfigObject(
-                    OUTPUT, {OUTPUT_PRECONDITION: len(out.preconditions)})
-        for name, chk in mod.checks.items():
-            counts = {ASSERTION: len(chk.asserts)}
-            if chk.data_resource is not None:
-                counts[CHECK_DATA] = 1
-            self._configs[in_module(module, f"check.{name}")] = _ConfigObject(CHECK, counts)
-        for name, var in mod.variables.items():
-            if var.validations:
-                self._configs[in_module(module, f"var.{name}")] = _ConfigObject(
-                    VAR, {VALIDATION: len(var.validations)})
-        for child in cfg.children.values():
-            self._register(child)
+            for addr, kind, counts in _registration(config):
+                self._configs[addr] = _ConfigObject(kind, dict(counts))
 
     @classmethod
     def from_plan(cls, config: Any | None, results: Iterable[CheckResult] | None) -> ChecksState:

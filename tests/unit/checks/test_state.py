@@ -221,3 +221,25 @@ def test_from_plan_reports_the_planned_objects_again_as_unknown(config: Any) -> 
 )
 def test_summarize(statuses: list[str], want: str) -> None:
     assert summarize(statuses) == want
+
+
+def test_walks_from_one_configuration_share_its_registration_not_their_statuses(
+        config: Any) -> None:
+    from engine.checks import state as checks_state
+
+    first = ChecksState(config)
+    first.report_objects("terraform_data.r", ["terraform_data.r[0]"])
+    first.report("terraform_data.r", "terraform_data.r[0]", PRECONDITION, 0, "fail", "no")
+    # a later walk (another node task of the same plan) registers from the kept registration
+    calls: list[Any] = []
+    original = checks_state._collect
+    checks_state._collect = lambda cfg, out: calls.append(cfg) or original(cfg, out)
+    try:
+        second = ChecksState(config)
+    finally:
+        checks_state._collect = original
+    assert calls == [], "the module tree is not walked again"
+    got = _by_addr(second.results())
+    assert got["terraform_data.r"].status == "unknown" and got["terraform_data.r"].objects is None
+    assert _by_addr(first.results())["terraform_data.r"].status == "fail"
+    assert [r.config_addr for r in second.results()] == [r.config_addr for r in first.results()]
