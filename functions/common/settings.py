@@ -37,12 +37,14 @@ class Settings:
     @property
     def apply_parallelism(self) -> int:
         """Nodes an apply keeps applying at once: the apply-node function's executions
-        (its reserved concurrency) less a tenth of them, kept for node tasks that finish and
-        start their dependents while the dependents' invocations begin (a full function
-        would hold those invocations back until a finishing task returns)."""
+        (its reserved concurrency) less a twentieth of them (at least one), kept for node
+        tasks that finish and start their dependents while the dependents' invocations
+        begin: a full function would throttle those invocations until a finishing task
+        returns (Lambda retries a throttled asynchronous invocation after a delay). A
+        finish takes tens of milliseconds against a node's seconds, so few overlap."""
         if self.apply_executions <= 1:
             return 1
-        return self.apply_executions - max(1, self.apply_executions // 10)
+        return self.apply_executions - max(1, self.apply_executions // 20)
 
     @classmethod
     def from_env(cls) -> Settings:
