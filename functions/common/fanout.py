@@ -2,15 +2,17 @@
 started as soon as its own dependencies are done and a slot is free, the node with the
 longest chain of nodes after it first.
 
-`prepare` writes the nodes (keys in `schedule` order: the longest chain after a node first,
-a topological order), one control item (`CONTROL`) and a queue item per node waiting for a
-slot. The control item counts the nodes no other node waits for that have not settled
-(`remaining`: such a node settles only after every node it waits for, directly or not, so
-at zero every node has settled), the nodes holding one of the apply's `parallelism` slots
-(`running`) and the queue items (`queued`). The state machine's apply step parks its task
-token there and starts the first nodes (`start`); every node task is an asynchronous
-invocation of the apply-node function (`InvocationType=Event`), so only nodes that can run
-hold one of the function's concurrent executions.
+`prepare` writes the nodes (keys in `schedule` order: the nodes that wait for none first,
+then the others, each part longest chain after a node first; a topological order) and one
+control item (`CONTROL`). The control item counts the nodes no other node waits for that
+have not settled (`remaining`: such a node settles only after every node it waits for,
+directly or not, so at zero every node has settled), the nodes holding one of the apply's
+`parallelism` slots (`running`), the nodes that wait for none (`roots`, keys 0 .. roots - 1)
+with the first of them not started yet (`next_root`), and the queue items (`queued`). The
+state machine's apply step parks its task token there and starts the first roots
+(`start`); every node task is an asynchronous invocation of the apply-node function
+(`InvocationType=Event`), so only nodes that can run hold one of the function's concurrent
+executions.
 
 A node that settles (`finish`: applied, failed) decrements each dependent's count in one
 atomic update that returns the item: the update that brings it to zero is the only one
@@ -18,16 +20,16 @@ that sees zero, so exactly one finisher readies each dependent. A dependent of a
 skipped) node is skipped without a task, and its dependents in turn. The finisher's slot
 passes to the first dependent it readied; the others take free slots or wait in the queue
 (one item each, keyed by the node's key in a partition of their own, `queue_of`: the
-queue's order is the keys' order, the priority). A
-finisher that readied none gives its slot back, and whoever gives a slot back or queues a
-node then fills the free slots from the head of the queue (`_fill`): one conditional update
-of the control item takes a slot and a queue item at once, so neither a slot nor a queued
-node is ever left idle while the other waits. On a machine that can run every ready node
-at once the queue stays empty; when it cannot, the nodes on the longest chains start first
-(the local benchmark: first-come order wastes a third of the makespan at 40 slots on a
-graph that is 180 roots wide). The last node to settle brings `remaining` to zero and sends
-the parked token: the state machine goes on to finalize. Once the fan-out is stopped
-(`stop`: canceled, timed out) no node starts.
+queue's order is the keys' order, the priority). A finisher that readied none gives its
+slot back, and whoever gives a slot back or queues a node then fills the free slots
+(`_fill`): from the head of the queue, then with the roots not started, each by one
+conditional update of the control item that takes a slot and a waiting node at once, so no
+slot is left free while a node waits. On a machine that can run every ready node at once
+nothing waits; when it cannot, the nodes on the longest chains start first (the local
+benchmark: first-come order wastes a third of the makespan at 40 slots on a graph that is
+180 roots wide). The last node to settle brings `remaining` to zero and sends the parked
+token: the state machine goes on to finalize. Once the fan-out is stopped (`stop`:
+canceled, timed out) no node starts.
 
 A node task runs at least once (Lambda retries a failed asynchronous invocation, and may
 deliver one twice): `claim` marks the node running with a fresh attempt id, and only the
@@ -171,8 +173,8 @@ def get(run_id: str, index: int | str) -> Node:
 
 def start(run_id: str, token: str) -> list[str]:
     """Park the apply step's `token` on the run's control item and start the first nodes
-    that wait for none (the keys started; the others are queued). With no node to apply, or
-    the fan-out stopped, the token is answered at once."""
+    that wait for none (the keys started; `_fill` starts the others as slots free). With no
+    node to apply, or the fan-out stopped, the token is answered at once."""
     control = Node(run_id, CONTROL)
     control.update(actions=[Node.token.set(token)], condition=Node.node_id.exists())
     if (control.remaining or 0) <= 0 or control.skip:
@@ -474,7 +476,8 @@ def dependency_results(node: Node) -> list[dict[str, Any]]:
 
 
 def all_nodes(run_id: str) -> list[Node]:
-    """The run's nodes in topological order (its control and queue items left out)."""
+    """The run's nodes in topological order (its control item left out; queue items are in
+    a partition of their own)."""
     return sorted((n for n in Node.query(run_id, consistent_read=True)
                    if n.address != CONTROL), key=lambda n: n.address)
 

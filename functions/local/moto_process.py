@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import logging
 import os
 import sys
@@ -58,13 +59,29 @@ def _forward_invokes(bridge: str) -> None:
         raw = body if isinstance(body, bytes) else (body or "{}").encode()
         kind = headers.get("X-Amz-Invocation-Type") or "RequestResponse"
         resp = post(invoke_path(function_name), raw or b"{}", kind)
-        data = resp.read()
-        error = resp.getheader("X-Amz-Function-Error")
+        payload, error = invoke_answer(resp.status, resp.getheader("x-amzn-ErrorType"),
+                                       resp.getheader("X-Amz-Function-Error"), resp.read())
         if error:
             response_headers["x-amz-function-error"] = error
-        return data
+        return payload
 
     models.LambdaSimpleBackend.invoke = invoke  # type: ignore[method-assign]
+
+
+def invoke_answer(status: int, error_type: str | None, function_error: str | None,
+                  body: bytes) -> tuple[bytes, str | None]:
+    """The bridge's answer to an Invoke as moto's Lambda backend returns it: (payload,
+    function error). A refused invoke (4xx: no such function, a payload that is not JSON)
+    becomes an `Unhandled` function error whose document names Lambda's error, so the
+    Step Functions task fails with it instead of taking the refusal for a result."""
+    if status < 400:
+        return body, function_error or None
+    try:
+        message = str(json.loads(body).get("message") or "")
+    except (ValueError, AttributeError):
+        message = body.decode(errors="replace")
+    return json.dumps({"errorType": error_type or "ServiceException",
+                       "errorMessage": message}).encode(), "Unhandled"
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -85,17 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["MOTO_PORT"] = str(args.port)  # the interpreter's clients call this server
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     _exit_with_parent(os.getppid())
-    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-    from werkzeug.serving import make_server
-
     from functions.local import moto_speedups
 
     moto_speedups.install()
     _forward_invokes(args.bridge)
-    # as moto's ThreadedMotoServer, with connections kept open between requests
-    server = make_server("127.0.0.1", args.port, DomainDispatcherApplication(create_backend_app),
-                         threaded=True,
-                         request_handler=moto_speedups.keep_alive_request_handler())
+    server = moto_speedups.keep_alive_server(args.port)
     print("ready", flush=True)
     server.serve_forever()
     return 0

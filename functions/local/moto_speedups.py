@@ -5,9 +5,9 @@ answers.
 - Connections: werkzeug's development server, which moto's serves with, ends every response
   with `Connection: close` (http.server cannot skip a request body the application left
   unread), so each of a client's requests opens a TCP connection and the server starts a
-  thread for it. `keep_alive_request_handler` reads each request's body whole before the
-  application runs and answers with its length on a connection kept open (a chunked
-  request is still served, and closed, by werkzeug).
+  thread for it. `keep_alive_server` serves moto's application with a handler that reads
+  each request's body whole before the application runs and answers with its length on a
+  connection kept open (a chunked request is still served, and closed, by werkzeug).
 - A DynamoDB query reads every item of the table (moto lists and sorts all of them, every
   run's nodes, to keep those of one partition). `_query_reads_its_partition` hands the
   query the items of its partition only (for a table query; an index query is moto's own).
@@ -49,7 +49,8 @@ _mu = threading.Lock()
 
 
 def install() -> None:
-    """Apply both speed-ups to this process's moto (once)."""
+    """Patch this process's moto with the speed-ups above (once); `keep_alive_server` is
+    the server to serve it with."""
     global _installed
     with _mu:
         if _installed:
@@ -106,7 +107,18 @@ def _query_reads_its_partition() -> None:
     Table.all_items = all_items  # type: ignore[method-assign]
 
 
-def keep_alive_request_handler() -> type:
+def keep_alive_server(port: int, host: str = "127.0.0.1") -> Any:
+    """A threaded werkzeug server of moto's application on `host`:`port`, as moto's
+    `ThreadedMotoServer` builds it, with connections kept open (see the module docstring);
+    run it with `serve_forever()`."""
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+    from werkzeug.serving import make_server
+
+    return make_server(host, port, DomainDispatcherApplication(create_backend_app),
+                       threaded=True, request_handler=_keep_alive_request_handler())
+
+
+def _keep_alive_request_handler() -> type:
     """moto's request handler with connections kept open (see the module docstring)."""
     import io
 

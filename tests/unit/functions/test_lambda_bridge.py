@@ -95,3 +95,26 @@ def test_a_payload_that_is_not_json_is_refused(lam: Any) -> None:
     with pytest.raises(client.exceptions.InvalidRequestContentException):
         client.invoke(FunctionName="t-plan", Payload=b"{not json")
     assert seen == []
+
+
+def test_moto_sees_a_refused_invoke_as_a_function_error(lam: Any) -> None:
+    """What moto's server process makes of the bridge's answers (a Step Functions task
+    invoking a function the bridge refuses fails with Lambda's error, not a result)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    from functions.local.lambda_bridge import invoke_path
+    from functions.local.moto_process import invoke_answer
+
+    client = lam[0]
+    assert invoke_answer(200, None, None, b'{"ok": 1}') == (b'{"ok": 1}', None)
+    assert invoke_answer(200, None, "Unhandled", b"{}") == (b"{}", "Unhandled")
+    target = urlsplit(client.meta.endpoint_url)
+    conn = http.client.HTTPConnection(target.hostname, target.port)
+    conn.request("POST", invoke_path("t-nothing"), body=b"{}")
+    resp = conn.getresponse()
+    payload, error = invoke_answer(resp.status, resp.getheader("x-amzn-ErrorType"),
+                                   resp.getheader("X-Amz-Function-Error"), resp.read())
+    assert error == "Unhandled"
+    assert json.loads(payload) == {"errorType": "ResourceNotFoundException",
+                                   "errorMessage": "Function not found: t-nothing"}

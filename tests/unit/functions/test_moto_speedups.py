@@ -42,6 +42,15 @@ def compared(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Any, A
         DynamoResult.execute_result = shortcut  # type: ignore[method-assign]
 
 
+def _range_table(db: Any) -> None:
+    """Table "t": hash key h, range key r (strings), as the nodes table is keyed."""
+    db.create_table(TableName="t", BillingMode="PAY_PER_REQUEST",
+                    KeySchema=[{"AttributeName": "h", "KeyType": "HASH"},
+                               {"AttributeName": "r", "KeyType": "RANGE"}],
+                    AttributeDefinitions=[{"AttributeName": "h", "AttributeType": "S"},
+                                          {"AttributeName": "r", "AttributeType": "S"}])
+
+
 def _as_seen(answer: Any) -> tuple[int, str, Any]:
     status, headers, body = answer
     return status, headers["Content-Type"], json.loads(body)
@@ -59,11 +68,7 @@ def test_item_operations_answer_as_moto_does(compared: list[tuple[str, Any, Any]
 
     monkeypatch.setattr(moto_speedups, "dynamodb_json", counted)
     db = boto3.client("dynamodb", region_name="us-east-1")
-    db.create_table(TableName="t", BillingMode="PAY_PER_REQUEST",
-                    KeySchema=[{"AttributeName": "h", "KeyType": "HASH"},
-                               {"AttributeName": "r", "KeyType": "RANGE"}],
-                    AttributeDefinitions=[{"AttributeName": "h", "AttributeType": "S"},
-                                          {"AttributeName": "r", "AttributeType": "S"}])
+    _range_table(db)
     item = {"h": {"S": "run"}, "r": {"S": "000001"}, "n": {"N": "3"}, "ok": {"BOOL": True},
             "gone": {"NULL": True}, "deps": {"L": [{"S": "a"}, {"S": "b"}]}, "empty": {"L": []},
             "m": {"M": {"x": {"N": "1.5"}, "y": {"SS": ["p", "q"]}}}, "ns": {"NS": ["1", "2"]},
@@ -172,11 +177,7 @@ def test_a_query_reads_its_partition_and_answers_as_before(monkeypatch: pytest.M
     moto_speedups.install()
     with mock_aws():
         ddb = boto3.client("dynamodb", region_name="us-east-1")
-        ddb.create_table(TableName="t", BillingMode="PAY_PER_REQUEST",
-                         KeySchema=[{"AttributeName": "h", "KeyType": "HASH"},
-                                    {"AttributeName": "r", "KeyType": "RANGE"}],
-                         AttributeDefinitions=[{"AttributeName": "h", "AttributeType": "S"},
-                                               {"AttributeName": "r", "AttributeType": "S"}])
+        _range_table(ddb)
         for h in ("a", "b", "c"):
             for r in ("3", "1", "2"):
                 ddb.put_item(TableName="t", Item={"h": {"S": h}, "r": {"S": r},
@@ -204,16 +205,11 @@ def test_the_server_keeps_a_clients_connection_open() -> None:
     import http.client
     import threading
 
-    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-    from werkzeug.serving import make_server
-
     from functions.local.cloud import free_port
 
     moto_speedups.install()
     port = free_port()
-    server = make_server("127.0.0.1", port, DomainDispatcherApplication(create_backend_app),
-                         threaded=True,
-                         request_handler=moto_speedups.keep_alive_request_handler())
+    server = moto_speedups.keep_alive_server(port)
     accepted: list[Any] = []
     original = server.get_request
 
